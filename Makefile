@@ -1,0 +1,162 @@
+# libxlat: hand-written, non-recursive GNU make. Works without configure;
+# ./configure writes config.mk, which overrides the defaults below.
+-include config.mk
+
+VERSION_MAJOR := 0
+VERSION_MINOR := 1
+VERSION_PATCH := 0
+VERSION       := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+# libtool-style interface version current:revision:age, kept apart from the
+# package version; the SONAME is libxlat.so.(current - age).
+LT_CURRENT  := 1
+LT_REVISION := 0
+LT_AGE      := 1
+SOMAJOR     := $(shell echo $$(( $(LT_CURRENT) - $(LT_AGE) )))
+SONAME      := libxlat.so.$(SOMAJOR)
+SOFILE      := libxlat.so.$(SOMAJOR).$(LT_AGE).$(LT_REVISION)
+
+PREFIX     ?= /usr/local
+prefix     ?= $(PREFIX)
+includedir ?= $(prefix)/include
+libdir     ?= $(prefix)/lib
+DESTDIR    ?=
+
+CC        ?= cc
+CXX       ?= c++
+AR        ?= ar
+PKG_CONFIG ?= pkg-config
+DOXYGEN   ?= doxygen
+CFLAGS    ?= -O2 -g
+LDFLAGS   ?=
+SANFLAGS  ?=
+WARNFLAGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+XCFLAGS   := -std=gnu11 $(WARNFLAGS) -Iinclude -Ilib/core $(CFLAGS) $(SANFLAGS)
+LIBCFLAGS := $(XCFLAGS) -fPIC -fvisibility=hidden -DXLAT_BUILDING_LIBRARY
+
+CHECK_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS   ?= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+# Variant builds (make sanitize) use their own object and output folders.
+BUILD ?= build
+OUT   ?= lib
+
+LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+HEADERS   := $(sort $(wildcard include/xlat/*.h))
+STATIC    := $(OUT)/libxlat.a
+SHARED    := $(OUT)/$(SOFILE)
+
+TEST_SRCS  := $(sort $(wildcard tests/check_*.c))
+TEST_BIN   := $(BUILD)/tests/check_xlat
+LONG_BIN   := $(BUILD)/tests/check_long
+BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
+BENCH_BIN  := $(BUILD)/tests/bench_xlat
+EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/*.c)))
+
+TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
+             -DXLAT_TEST_CXX='"$(CXX)"' -DXLAT_TEST_SHARED='"$(CURDIR)/$(SHARED)"'
+
+.PHONY: all check check-long run bench docs install uninstall clean sanitize distclean
+
+all: $(STATIC) $(SHARED) $(OUT)/$(SONAME) $(OUT)/libxlat.so $(EXAMPLES) libxlat.pc
+
+$(BUILD)/%.o: %.c $(HEADERS) $(wildcard lib/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBCFLAGS) -c $< -o $@
+
+$(STATIC): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED): $(LIB_OBJS) lib/libxlat.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=lib/libxlat.map \
+	    -Wl,--no-undefined $(CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $(LIB_OBJS)
+
+$(OUT)/$(SONAME): $(SHARED)
+	ln -sf $(SOFILE) $@
+
+$(OUT)/libxlat.so: $(OUT)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+$(BUILD)/examples/%: examples/%.c $(STATIC) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) $< -o $@ $(STATIC) $(LDFLAGS)
+
+$(TEST_BIN): $(TEST_SRCS) tests/testutil.c tests/testutil.h tests/suites.h $(STATIC) $(SHARED)
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) tests/testutil.c \
+	    -o $@ $(STATIC) $(CHECK_LIBS) $(LDFLAGS)
+
+$(LONG_BIN): tests/long/*.c tests/testutil.c tests/testutil.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) tests/long/*.c tests/testutil.c \
+	    -o $@ $(STATIC) $(CHECK_LIBS) $(LDFLAGS)
+
+$(BENCH_BIN): $(BENCH_SRCS) tests/bench/bench.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) $(BENCH_SRCS) -o $@ $(STATIC) $(LDFLAGS)
+
+check: all $(TEST_BIN)
+	@if [ -z "$(CHECK_LIBS)" ]; then \
+	    echo "make check needs Check: apt-get install -y check pkg-config" >&2; exit 1; fi
+	$(TEST_BIN)
+
+check-long: all $(LONG_BIN)
+	$(LONG_BIN)
+
+run: all
+	$(BUILD)/examples/demo
+
+bench: $(BENCH_BIN)
+	$(BENCH_BIN)
+
+sanitize:
+	$(MAKE) BUILD=build/san OUT=build/san/lib CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+	    SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check
+
+# libxlat.pc records the install paths: build/pc-vars changes whenever they
+# do (make install PREFIX=... after a plain make), and the .pc follows. It
+# also replaces the one configure wrote, with the paths fully expanded.
+PC_VARS = $(prefix)|$(or $(exec_prefix),$(prefix))|$(libdir)|$(includedir)|$(VERSION)
+build/pc-vars: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PC_VARS)' | cmp -s - $@ 2>/dev/null || echo '$(PC_VARS)' > $@
+
+libxlat.pc: libxlat.pc.in build/pc-vars Makefile
+	sed -e 's|@prefix@|$(prefix)|g' -e 's|@exec_prefix@|$(or $(exec_prefix),$(prefix))|g' \
+	    -e 's|@libdir@|$(libdir)|g' -e 's|@includedir@|$(includedir)|g' \
+	    -e 's|@PACKAGE_VERSION@|$(VERSION)|g' $< > $@
+
+.PHONY: FORCE
+FORCE:
+
+doc/Doxyfile: doc/Doxyfile.in Makefile
+	sed -e 's|@PACKAGE_VERSION@|$(VERSION)|g' -e 's|@srcdir@|.|g' $< > $@
+
+docs: doc/Doxyfile $(HEADERS) $(wildcard doc/*.md)
+	$(DOXYGEN) doc/Doxyfile
+
+install: all
+	install -d $(DESTDIR)$(includedir)/xlat $(DESTDIR)$(libdir)/pkgconfig
+	install -m 644 $(HEADERS) $(DESTDIR)$(includedir)/xlat/
+	install -m 644 $(STATIC) $(DESTDIR)$(libdir)/
+	install -m 755 $(SHARED) $(DESTDIR)$(libdir)/
+	ln -sf $(SOFILE) $(DESTDIR)$(libdir)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libxlat.so
+	install -m 644 libxlat.pc $(DESTDIR)$(libdir)/pkgconfig/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(includedir)/xlat/,$(notdir $(HEADERS)))
+	-rmdir $(DESTDIR)$(includedir)/xlat
+	rm -f $(DESTDIR)$(libdir)/libxlat.a $(DESTDIR)$(libdir)/$(SOFILE) \
+	    $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/libxlat.so \
+	    $(DESTDIR)$(libdir)/pkgconfig/libxlat.pc
+
+clean:
+	rm -rf build doc/html doc/Doxyfile libxlat.pc \
+	    lib/libxlat.a lib/libxlat.so lib/libxlat.so.*
+
+distclean: clean
+	rm -rf config.mk config.log config.status autom4te.cache configure

@@ -1,0 +1,92 @@
+/**
+ * @file common.h
+ * @brief Status codes, the allocator hook and the handle types shared by
+ *        every libxlat header.
+ *
+ * Status values are pinned: a released code never changes its number.
+ */
+#ifndef XLAT_COMMON_H
+#define XLAT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @def XLAT_API
+ * @brief Marks a symbol exported from the shared library. Everything else
+ *        in libxlat is hidden.
+ */
+#if defined(XLAT_BUILDING_LIBRARY) && defined(__GNUC__)
+#define XLAT_API __attribute__((visibility("default")))
+#else
+#define XLAT_API
+#endif
+
+/**
+ * @defgroup status Status codes
+ * @brief What every fallible libxlat function returns.
+ *
+ * Functions that can fail return `int`: ::XLAT_OK (0) or one of the negative
+ * codes below. A function that fails changes nothing, and, when it takes a
+ * callback, never calls it. xlat_strerror() names a code;
+ * xlat_ctx_errmsg() gives the detail of the last failure on a context.
+ * @{
+ */
+enum {
+    XLAT_OK = 0,               /**< Success. */
+    XLAT_ERR_INVAL = -1,       /**< An argument or configuration value is invalid. */
+    XLAT_ERR_NOMEM = -2,       /**< The allocator returned NULL. */
+    XLAT_ERR_AGAIN = -3,       /**< Back-pressure: nothing was taken, try again later. */
+    XLAT_ERR_NOT_FOUND = -4,   /**< No such entry, key or mapping. */
+    XLAT_ERR_FULL = -5,        /**< The structure has no room left. */
+    XLAT_ERR_EXIST = -6,       /**< The entry or mapping exists already. */
+    XLAT_ERR_FAULT = -7,       /**< A translation fault (no valid mapping). */
+    XLAT_ERR_PERM = -8,        /**< A permission fault (e.g. a write to a read-only page). */
+    XLAT_ERR_STATE = -9,       /**< The call is not allowed in the object's current state. */
+    XLAT_ERR_UNSUPPORTED = -10 /**< A valid request that this build or unit does not support. */
+};
+
+/**
+ * @brief Name and short description of a status code.
+ * @param rc any integer; unknown codes get a generic text.
+ * @return a static string, never NULL.
+ */
+XLAT_API const char *xlat_strerror(int rc);
+/** @} */
+
+/**
+ * @brief Memory hooks given to a context; every byte libxlat uses comes
+ *        through them.
+ *
+ * `alloc` returns memory of at least `size` bytes aligned to `align` (a power
+ * of two no larger than 64), or NULL. `free` receives the same `size` that was
+ * asked for. `user` is passed back unchanged as the first argument.
+ */
+typedef struct xlat_allocator {
+    void *(*alloc)(void *user, size_t size, size_t align); /**< Allocate; NULL on failure. */
+    void  (*free)(void *user, void *ptr, size_t size);     /**< Release a block from `alloc`. */
+    void   *user;                                          /**< Passed back to both hooks. */
+} xlat_allocator;
+
+/** @brief A cycle count meaning "never" (no pending event). */
+#define XLAT_NEVER UINT64_MAX
+
+/** @brief A clock domain: cycle counter, event queue, allocator, seed, last error. */
+typedef struct xlat_ctx xlat_ctx;
+/** @brief A set-associative TLB (see tlb.h). */
+typedef struct xlat_tlb xlat_tlb;
+/** @brief A cuckoo filter (see cuckoo.h). */
+typedef struct xlat_cuckoo xlat_cuckoo;
+/** @brief A fixed-latency translation responder (see fixed.h). */
+typedef struct xlat_fixed xlat_fixed;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_COMMON_H */

@@ -1,0 +1,138 @@
+/**
+ * @file ctx.h
+ * @brief The context: one clock domain with its event queue, allocator,
+ *        seed and last-error text.
+ */
+#ifndef XLAT_CTX_H
+#define XLAT_CTX_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup ctx Context and clock
+ * @brief Time moves only when the host calls xlat_tick() or xlat_advance().
+ *
+ * @code
+ * xlat_ctx *ctx;
+ * if (xlat_ctx_create(NULL, &ctx) != XLAT_OK) return;
+ * xlat_schedule(ctx, 5, my_event, my_data);   // fires at cycle 5
+ * xlat_advance(ctx, xlat_next_event(ctx) - xlat_now(ctx));
+ * xlat_ctx_destroy(ctx);
+ * @endcode
+ *
+ * **Event order.** Events due at the same cycle fire in the order they were
+ * scheduled. An event scheduled from inside a callback for the current cycle
+ * (delay 0) fires before the advance returns. A run is a pure function of the
+ * configuration, the seed and the host's calls.
+ *
+ * **Cost.** Scheduling and firing are O(1) amortized (a hierarchical timing
+ * wheel); advancing over idle cycles is O(1) however many there are.
+ *
+ * **Callback rules.** Every callback of libxlat (events, completions,
+ * evictions, memory reads) runs inside xlat_tick() or xlat_advance(), or
+ * inside the call that caused it. A callback may:
+ * - call xlat_schedule(), xlat_now() and xlat_next_event();
+ * - send new requests to any unit of the same context and use the functional
+ *   calls of any structure (lookup, insert, invalidate, ...);
+ * - read statistics.
+ *
+ * A callback must not call xlat_tick() or xlat_advance() (they return
+ * ::XLAT_ERR_STATE), and must not destroy the context or the unit that is
+ * calling it.
+ * @{
+ */
+
+/** @brief Configuration of a context; fill with xlat_ctx_config_init(). */
+typedef struct xlat_ctx_config {
+    uint32_t struct_size;                /**< sizeof(xlat_ctx_config), set by init. */
+    uint64_t seed;                       /**< every random choice in this context derives from it */
+    const xlat_allocator *allocator;     /**< NULL: malloc/free. Copied at create. */
+} xlat_ctx_config;
+
+/** @brief Fill `cfg` with defaults: seed 0, the malloc allocator. */
+XLAT_API void xlat_ctx_config_init(xlat_ctx_config *cfg);
+
+/**
+ * @brief Create a context at cycle 0 with no pending event.
+ * @param cfg configuration, or NULL for the defaults.
+ * @param out receives the handle on success; untouched on failure.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL `out` is NULL, `cfg->struct_size` is too small, or
+ *         the allocator lacks a hook.
+ * @retval XLAT_ERR_NOMEM the allocator failed.
+ */
+XLAT_API int xlat_ctx_create(const xlat_ctx_config *cfg, xlat_ctx **out);
+
+/**
+ * @brief Destroy a context. Destroy its units first. Pending events are
+ *        dropped without being called. NULL does nothing.
+ */
+XLAT_API void xlat_ctx_destroy(xlat_ctx *ctx);
+
+/**
+ * @brief Detail of the last failure reported on this context.
+ * @return a string owned by the context, valid until the next failing call;
+ *         "" if nothing failed yet; "invalid context" for NULL.
+ */
+XLAT_API const char *xlat_ctx_errmsg(const xlat_ctx *ctx);
+
+/** @brief The current cycle; starts at 0. 0 for NULL. */
+XLAT_API uint64_t xlat_now(const xlat_ctx *ctx);
+
+/** @brief Advance one cycle; the same as xlat_advance(ctx, 1). */
+XLAT_API int xlat_tick(xlat_ctx *ctx);
+
+/**
+ * @brief Advance the clock by `cycles`, firing every event due up to and
+ *        including the new current cycle, in order.
+ *
+ * Events due at the starting cycle that have not fired yet (scheduled with
+ * delay 0 outside an advance) fire too, so `xlat_advance(ctx, 0)` runs what is
+ * due now.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL `ctx` is NULL, or the clock would pass
+ *         ::XLAT_NEVER - 1.
+ * @retval XLAT_ERR_STATE called from inside a callback.
+ */
+XLAT_API int xlat_advance(xlat_ctx *ctx, uint64_t cycles);
+
+/**
+ * @brief Cycle of the earliest pending event, so that an event-driven host
+ *        can skip idle time.
+ * @return a cycle >= xlat_now(ctx), or ::XLAT_NEVER if nothing is pending
+ *         (also for NULL).
+ */
+XLAT_API uint64_t xlat_next_event(const xlat_ctx *ctx);
+
+/** @brief An event callback; `user` is the pointer given to xlat_schedule(). */
+typedef void (*xlat_event_fn)(void *user);
+
+/**
+ * @brief Call `fn(user)` at cycle xlat_now(ctx) + `delay`.
+ *
+ * May allocate, but only when more events are pending at once than ever
+ * before on this context (the pool doubles).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL `ctx` or `fn` is NULL, or the cycle would reach
+ *         ::XLAT_NEVER.
+ * @retval XLAT_ERR_NOMEM the pool could not grow; nothing was scheduled.
+ */
+XLAT_API int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user);
+
+/** @brief Seed the context was created with. 0 for NULL. */
+XLAT_API uint64_t xlat_ctx_seed(const xlat_ctx *ctx);
+
+/** @brief Number of events scheduled and not yet fired. 0 for NULL. */
+XLAT_API size_t xlat_pending_events(const xlat_ctx *ctx);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_CTX_H */

@@ -1,0 +1,97 @@
+/**
+ * @file target.h
+ * @brief The one interface through which timed units accept translation
+ *        requests and answer them.
+ */
+#ifndef XLAT_TARGET_H
+#define XLAT_TARGET_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup target Requests, responses and targets
+ * @brief How units compose: a TLB's miss path is an ::xlat_target.
+ *
+ * A target either accepts a request (returns ::XLAT_OK) and later calls
+ * `done(user, resp)` exactly once, from inside xlat_tick() / xlat_advance()
+ * or from inside the call of a unit further down, or refuses it
+ * (::XLAT_ERR_AGAIN and others) and never calls `done` for it. The request
+ * is copied on acceptance; the caller's struct may be reused at once.
+ * @{
+ */
+
+/** @brief Kind of memory access being translated. */
+typedef enum xlat_access {
+    XLAT_ACCESS_READ = 0,  /**< Needs ::XLAT_PERM_R. */
+    XLAT_ACCESS_WRITE = 1, /**< Needs ::XLAT_PERM_W. */
+    XLAT_ACCESS_EXEC = 2,  /**< Needs ::XLAT_PERM_X. */
+    XLAT_ACCESS_ATOMIC = 3 /**< Needs ::XLAT_PERM_R and ::XLAT_PERM_W. */
+} xlat_access;
+
+/** @brief Permission bits of a translation (xlat_resp::perm, xlat_tlb_entry::perm). */
+enum {
+    XLAT_PERM_R = 1, /**< Readable. */
+    XLAT_PERM_W = 2, /**< Writable. */
+    XLAT_PERM_X = 4, /**< Executable. */
+    XLAT_PERM_U = 8  /**< User-accessible. */
+};
+
+/** @brief A translation request. */
+typedef struct xlat_req {
+    uint64_t    id;     /**< The host's id, returned in the response. */
+    uint64_t    vaddr;  /**< Virtual address (bytes). */
+    uint32_t    pasid;  /**< Address space (tenant). */
+    xlat_access access; /**< Kind of access. */
+    uint16_t    gpu;    /**< Origin GPU (or chiplet). */
+    uint16_t    cu;     /**< Origin compute unit. */
+} xlat_req;
+
+/** @brief The answer to one accepted request. */
+typedef struct xlat_resp {
+    uint64_t    id;         /**< The request's id. */
+    uint64_t    vaddr;      /**< The request's virtual address. */
+    uint32_t    pasid;      /**< The request's address space. */
+    int         status;     /**< ::XLAT_OK, ::XLAT_ERR_FAULT, ::XLAT_ERR_PERM, ::XLAT_ERR_NOT_FOUND. */
+    uint64_t    paddr;      /**< Physical address of `vaddr` (valid when status is OK). */
+    uint64_t    pfn;        /**< Physical frame number (paddr >> page_shift). */
+    uint8_t     page_shift; /**< log2 of the page size. */
+    uint8_t     perm;       /**< XLAT_PERM_* of the translation. */
+    uint16_t    flags;      /**< The resolving entry's policy flags. */
+    uint64_t    aux;        /**< The resolving entry's policy payload. */
+    uint64_t    issued;     /**< Cycle the request was accepted by the unit that answers. */
+    uint64_t    completed;  /**< Cycle of this answer. */
+    const char *resolver;   /**< Name of the unit that held the translation (owned by it). */
+} xlat_resp;
+
+/** @brief Completion callback: called once per accepted request. */
+typedef void (*xlat_done_fn)(void *user, const xlat_resp *resp);
+
+/** @brief Anything that accepts translation requests. */
+typedef struct xlat_target {
+    /** Accept `req` (return ::XLAT_OK) or refuse it (a negative code). */
+    int  (*translate)(void *unit, const xlat_req *req, xlat_done_fn done, void *user);
+    void  *unit; /**< First argument of `translate`. */
+} xlat_target;
+
+/**
+ * @brief Send a request to a target.
+ * @retval XLAT_ERR_INVAL `target`, its `translate`, `req` or `done` is NULL.
+ * @return otherwise what the target returns.
+ */
+XLAT_API int xlat_target_translate(const xlat_target *target, const xlat_req *req,
+                                   xlat_done_fn done, void *user);
+
+/** @brief Permission bits an access needs (XLAT_PERM_*); 0 for an unknown kind. */
+XLAT_API uint8_t xlat_access_perm(xlat_access access);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_TARGET_H */

@@ -1,0 +1,195 @@
+/* The context: allocator hooks, seed streams and the last-error text. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+void xlat__wheel_init(struct xlat_wheel *w);
+int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
+void xlat__wheel_release(xlat_ctx *ctx);
+
+#define XLAT_ALIGN 64
+
+static void *default_alloc(void *user, size_t size, size_t align)
+{
+    void *p = NULL;
+    (void)user;
+    if (align < sizeof(void *))
+        align = sizeof(void *);
+    return posix_memalign(&p, align, size) == 0 ? p : NULL;
+}
+
+static void default_free(void *user, void *ptr, size_t size)
+{
+    (void)user;
+    (void)size;
+    free(ptr);
+}
+
+static const xlat_allocator default_allocator = {default_alloc, default_free, NULL};
+
+void xlat_ctx_config_init(xlat_ctx_config *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->struct_size = sizeof(*cfg);
+}
+
+int xlat_ctx_create(const xlat_ctx_config *cfg, xlat_ctx **out)
+{
+    xlat_ctx_config c;
+    xlat_ctx_config_init(&c);
+    if (!out)
+        return XLAT_ERR_INVAL;
+    if (cfg) {
+        if (cfg->struct_size < sizeof(c))
+            return XLAT_ERR_INVAL;
+        if (cfg->struct_size > sizeof(c))
+            return XLAT_ERR_UNSUPPORTED; /* a config from a newer libxlat */
+        memcpy(&c, cfg, sizeof(c));
+    }
+    const xlat_allocator *a = c.allocator ? c.allocator : &default_allocator;
+    if (!a->alloc || !a->free)
+        return XLAT_ERR_INVAL;
+    xlat_ctx *ctx = a->alloc(a->user, sizeof(*ctx), XLAT_ALIGN);
+    if (!ctx)
+        return XLAT_ERR_NOMEM;
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->alloc = *a;
+    ctx->seed = c.seed;
+    xlat__wheel_init(&ctx->wheel);
+    if (xlat__wheel_reserve(ctx, 64) != XLAT_OK) {
+        a->free(a->user, ctx, sizeof(*ctx));
+        return XLAT_ERR_NOMEM;
+    }
+    *out = ctx;
+    return XLAT_OK;
+}
+
+void xlat_ctx_destroy(xlat_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    xlat__wheel_release(ctx);
+    xlat_allocator a = ctx->alloc;
+    a.free(a.user, ctx, sizeof(*ctx));
+}
+
+const char *xlat_ctx_errmsg(const xlat_ctx *ctx)
+{
+    return ctx ? ctx->errmsg : "invalid context";
+}
+
+uint64_t xlat_now(const xlat_ctx *ctx) { return ctx ? ctx->now : 0; }
+
+uint64_t xlat_ctx_seed(const xlat_ctx *ctx) { return ctx ? ctx->seed : 0; }
+
+void *xlat__alloc(xlat_ctx *ctx, size_t size)
+{
+    if (size == 0)
+        size = 1;
+    void *p = ctx->alloc.alloc(ctx->alloc.user, size, XLAT_ALIGN);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *xlat__calloc(xlat_ctx *ctx, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return xlat__alloc(ctx, n * size);
+}
+
+void xlat__free(xlat_ctx *ctx, void *ptr, size_t size)
+{
+    if (ptr)
+        ctx->alloc.free(ctx->alloc.user, ptr, size ? size : 1);
+}
+
+char *xlat__strdup(xlat_ctx *ctx, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = xlat__alloc(ctx, n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void xlat__strfree(xlat_ctx *ctx, char *s)
+{
+    if (s)
+        xlat__free(ctx, s, strlen(s) + 1);
+}
+
+int xlat__fail(xlat_ctx *ctx, int rc, const char *fmt, ...)
+{
+    if (!ctx)
+        return rc;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->errmsg, sizeof(ctx->errmsg), fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int xlat__config_copy(xlat_ctx *ctx, void *dst, size_t dst_size, const void *src,
+                      size_t min_size, const char *what)
+{
+    uint32_t size;
+    memcpy(&size, src, sizeof(size)); /* struct_size is every config's first field */
+    if (size < min_size)
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "%s: struct_size %u is smaller than any released version (%zu);"
+                          " call the config_init function first",
+                          what, size, min_size);
+    if (size > dst_size)
+        return xlat__fail(ctx, XLAT_ERR_UNSUPPORTED,
+                          "%s: struct_size %u is from a newer libxlat (this one knows %zu)",
+                          what, size, dst_size);
+    memcpy(dst, src, size);
+    return XLAT_OK;
+}
+
+void xlat__rng_seed(xlat_rng *rng, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++) {
+        seed = xlat__mix64(seed);
+        rng->s[i] = seed;
+    }
+}
+
+void xlat__rng_stream(xlat_ctx *ctx, xlat_rng *rng)
+{
+    xlat__rng_seed(rng, ctx->seed ^ xlat__mix64(++ctx->streams));
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t xlat__rng_next(xlat_rng *rng)
+{
+    uint64_t *s = rng->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint64_t xlat__rng_below(xlat_rng *rng, uint64_t bound)
+{
+    /* Rejection keeps every value equally likely. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    uint64_t x;
+    do
+        x = xlat__rng_next(rng);
+    while (x >= limit);
+    return x % bound;
+}

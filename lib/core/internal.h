@@ -1,0 +1,76 @@
+/*
+ * Private helpers shared by every part of libxlat: allocation through the
+ * context's hooks, error reporting, configuration copying, a seeded RNG and
+ * hashing. Nothing here is exported.
+ */
+#ifndef XLAT_CORE_INTERNAL_H
+#define XLAT_CORE_INTERNAL_H
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "xlat/xlat.h"
+#include "wheel.h"
+
+#define XLAT_ERRMSG_LEN 256
+
+struct xlat_ctx {
+    xlat_allocator alloc;
+    uint64_t seed;
+    uint64_t streams;        /* RNG streams handed out so far */
+    uint64_t now;
+    int in_advance;
+    struct xlat_wheel wheel;
+    char errmsg[XLAT_ERRMSG_LEN];
+};
+
+/* Zeroed memory of `size` bytes, aligned to 64 bytes; NULL on failure. */
+void *xlat__alloc(xlat_ctx *ctx, size_t size);
+/* `n` zeroed elements of `size` bytes, with overflow checking. */
+void *xlat__calloc(xlat_ctx *ctx, size_t n, size_t size);
+void xlat__free(xlat_ctx *ctx, void *ptr, size_t size);
+/* A copy of `s` (NULL gives NULL); free with xlat__strfree. */
+char *xlat__strdup(xlat_ctx *ctx, const char *s);
+void xlat__strfree(xlat_ctx *ctx, char *s);
+
+/* Records a formatted detail for xlat_ctx_errmsg() and returns `rc`. */
+int xlat__fail(xlat_ctx *ctx, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * Copies a caller's configuration into `dst` (already holding defaults),
+ * honouring the caller's struct_size so that older binaries keep working.
+ * `min_size` is the size of the first released version of the struct.
+ */
+int xlat__config_copy(xlat_ctx *ctx, void *dst, size_t dst_size, const void *src,
+                      size_t min_size, const char *what);
+
+/* splitmix64 step: the mixing function behind every hash and stream seed. */
+static inline uint64_t xlat__mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* xoshiro256** generator; each object draws its own stream from the context. */
+typedef struct xlat_rng {
+    uint64_t s[4];
+} xlat_rng;
+
+/* Seeds `rng` with the next stream of the context's seed. */
+void xlat__rng_stream(xlat_ctx *ctx, xlat_rng *rng);
+void xlat__rng_seed(xlat_rng *rng, uint64_t seed);
+uint64_t xlat__rng_next(xlat_rng *rng);
+/* Uniform in [0, bound), bound > 0, without modulo bias. */
+uint64_t xlat__rng_below(xlat_rng *rng, uint64_t bound);
+
+static inline int xlat__is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+#endif /* XLAT_CORE_INTERNAL_H */
+
+/* Drops the pending events that `match` selects (for a unit's destroy). */
+void xlat__cancel_events(xlat_ctx *ctx,
+                         int (*match)(void *match_user, xlat_event_fn fn, void *user),
+                         void *match_user);

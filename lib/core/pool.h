@@ -1,0 +1,33 @@
+/*
+ * A pool of fixed-size objects for the timed units' in-flight records.
+ * Objects never move; when the pool runs dry it adds a chunk as large as
+ * everything it holds (geometric growth), so a unit sized from its
+ * configuration allocates nothing in steady state.
+ */
+#ifndef XLAT_CORE_POOL_H
+#define XLAT_CORE_POOL_H
+
+#include <stddef.h>
+
+typedef struct xlat_ctx xlat_ctx;
+
+struct xlat_pool_chunk;
+
+struct xlat_pool {
+    xlat_ctx *ctx;
+    size_t obj_size;
+    size_t total;  /* objects in all chunks */
+    size_t in_use;
+    void *free_list;
+    struct xlat_pool_chunk *chunks;
+};
+
+/* Prepares a pool of `initial` (>= 1) objects of `obj_size` bytes. */
+int xlat__pool_init(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t initial);
+/* A zeroed object, or NULL when the pool could not grow. */
+void *xlat__pool_get(struct xlat_pool *p);
+void xlat__pool_put(struct xlat_pool *p, void *obj);
+void xlat__pool_release(struct xlat_pool *p);
+size_t xlat__pool_bytes(const struct xlat_pool *p);
+
+#endif

@@ -1,0 +1,43 @@
+/* Status names, the version twins and the target helpers. */
+#include "internal.h"
+
+const char *xlat_strerror(int rc)
+{
+    switch (rc) {
+    case XLAT_OK: return "XLAT_OK: success";
+    case XLAT_ERR_INVAL: return "XLAT_ERR_INVAL: invalid argument or configuration";
+    case XLAT_ERR_NOMEM: return "XLAT_ERR_NOMEM: out of memory";
+    case XLAT_ERR_AGAIN: return "XLAT_ERR_AGAIN: busy, nothing taken; try again later";
+    case XLAT_ERR_NOT_FOUND: return "XLAT_ERR_NOT_FOUND: no such entry";
+    case XLAT_ERR_FULL: return "XLAT_ERR_FULL: no room left";
+    case XLAT_ERR_EXIST: return "XLAT_ERR_EXIST: already exists";
+    case XLAT_ERR_FAULT: return "XLAT_ERR_FAULT: translation fault";
+    case XLAT_ERR_PERM: return "XLAT_ERR_PERM: permission fault";
+    case XLAT_ERR_STATE: return "XLAT_ERR_STATE: not allowed in the current state";
+    case XLAT_ERR_UNSUPPORTED: return "XLAT_ERR_UNSUPPORTED: not supported";
+    default: return "unknown libxlat status code";
+    }
+}
+
+uint32_t xlat_version_number(void) { return XLAT_VERSION_NUMBER; }
+
+const char *xlat_version_string(void) { return XLAT_VERSION_STRING; }
+
+uint8_t xlat_access_perm(xlat_access access)
+{
+    switch (access) {
+    case XLAT_ACCESS_READ: return XLAT_PERM_R;
+    case XLAT_ACCESS_WRITE: return XLAT_PERM_W;
+    case XLAT_ACCESS_EXEC: return XLAT_PERM_X;
+    case XLAT_ACCESS_ATOMIC: return XLAT_PERM_R | XLAT_PERM_W;
+    default: return 0;
+    }
+}
+
+int xlat_target_translate(const xlat_target *target, const xlat_req *req, xlat_done_fn done,
+                          void *user)
+{
+    if (!target || !target->translate || !req || !done)
+        return XLAT_ERR_INVAL;
+    return target->translate(target->unit, req, done, user);
+}

@@ -1,0 +1,45 @@
+/* Shared helpers of the benchmark program (make bench). Speed is measured
+ * here, never asserted in tests. */
+#ifndef XLAT_BENCH_H
+#define XLAT_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "xlat/xlat.h"
+
+static inline double bench_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One row of the table: what was measured, operations per second, and a
+ * free-form note (memory, load, hit rate). */
+static inline void bench_row(const char *what, double ops, double seconds, const char *note)
+{
+    printf("%-52s %14.0f ops/s   %s\n", what, seconds > 0 ? ops / seconds : 0.0,
+           note ? note : "");
+}
+
+/* splitmix64: deterministic workloads. */
+static inline uint64_t bench_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A sink the compiler cannot remove. */
+extern volatile uint64_t bench_sink;
+
+/* Every benchmark group; each lives in its own tests/bench/bench_<name>.c. */
+void bench_tlb(void);
+void bench_timed(void);
+void bench_cuckoo(void);
+
+#endif

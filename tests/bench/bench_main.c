@@ -1,0 +1,14 @@
+/* make bench: prints one table of throughput and memory figures. */
+#include "bench.h"
+
+volatile uint64_t bench_sink;
+
+int main(void)
+{
+    printf("libxlat %s benchmarks (single thread; ops/s are host operations per second)\n",
+           xlat_version_string());
+    bench_tlb();
+    bench_timed();
+    bench_cuckoo();
+    return 0;
+}

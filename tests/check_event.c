@@ -1,0 +1,302 @@
+/* The event engine: order, same-cycle rules, idle time, growth, allocation. */
+#include "testutil.h"
+
+#define MAX_LOG 4096
+
+typedef struct fired {
+    uint64_t cycle;
+    int tag;
+} fired;
+
+static struct {
+    xlat_ctx *ctx;
+    fired log[MAX_LOG];
+    int n;
+} g;
+
+static void record(void *user)
+{
+    ck_assert_int_lt(g.n, MAX_LOG);
+    g.log[g.n].cycle = xlat_now(g.ctx);
+    g.log[g.n].tag = (int)(intptr_t)user;
+    g.n++;
+}
+
+static void setup(void)
+{
+    memset(&g, 0, sizeof(g));
+    g.ctx = test_ctx(1, NULL);
+}
+
+static void teardown(void) { xlat_ctx_destroy(g.ctx); }
+
+START_TEST(same_cycle_fires_in_schedule_order)
+{
+    ck_assert_int_eq(xlat_schedule(g.ctx, 5, record, (void *)1), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 3, record, (void *)2), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 5, record, (void *)3), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 3, record, (void *)4), XLAT_OK);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 4);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), 3);
+    ck_assert_int_eq(xlat_advance(g.ctx, 10), XLAT_OK);
+    ck_assert_int_eq(g.n, 4);
+    const fired want[] = {{3, 2}, {3, 4}, {5, 1}, {5, 3}};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(g.log[i].cycle, want[i].cycle);
+        ck_assert_int_eq(g.log[i].tag, want[i].tag);
+    }
+    ck_assert_uint_eq(xlat_now(g.ctx), 10);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), XLAT_NEVER);
+}
+END_TEST
+
+static void chain(void *user)
+{
+    record(user);
+    int depth = (int)(intptr_t)user;
+    if (depth < 3)
+        ck_assert_int_eq(xlat_schedule(g.ctx, 0, chain, (void *)(intptr_t)(depth + 1)), XLAT_OK);
+}
+
+START_TEST(delay_zero_from_callback_fires_same_advance)
+{
+    xlat_schedule(g.ctx, 2, chain, (void *)1);
+    xlat_schedule(g.ctx, 2, record, (void *)9);
+    ck_assert_int_eq(xlat_advance(g.ctx, 2), XLAT_OK);
+    /* 1 fires, schedules 2 behind 9 (FIFO), 2 schedules 3. */
+    const fired want[] = {{2, 1}, {2, 9}, {2, 2}, {2, 3}};
+    ck_assert_int_eq(g.n, 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(g.log[i].cycle, want[i].cycle);
+        ck_assert_int_eq(g.log[i].tag, want[i].tag);
+    }
+}
+END_TEST
+
+START_TEST(advance_zero_runs_what_is_due_now)
+{
+    xlat_advance(g.ctx, 7);
+    xlat_schedule(g.ctx, 0, record, (void *)5);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), 7);
+    ck_assert_int_eq(xlat_advance(g.ctx, 0), XLAT_OK);
+    ck_assert_int_eq(g.n, 1);
+    ck_assert_uint_eq(g.log[0].cycle, 7);
+    ck_assert_uint_eq(xlat_now(g.ctx), 7);
+}
+END_TEST
+
+START_TEST(tick_is_advance_by_one)
+{
+    xlat_schedule(g.ctx, 1, record, (void *)1);
+    ck_assert_int_eq(xlat_tick(g.ctx), XLAT_OK);
+    ck_assert_int_eq(g.n, 1);
+    ck_assert_uint_eq(xlat_now(g.ctx), 1);
+}
+END_TEST
+
+START_TEST(idle_time_and_far_events)
+{
+    const uint64_t far = 1000000000000ull; /* 10^12 cycles ahead */
+    ck_assert_int_eq(xlat_advance(g.ctx, 1000000000ull), XLAT_OK);
+    ck_assert_uint_eq(xlat_now(g.ctx), 1000000000ull);
+    xlat_schedule(g.ctx, far, record, (void *)1);
+    xlat_schedule(g.ctx, 1, record, (void *)2);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), 1000000001ull);
+    xlat_advance(g.ctx, 1);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), 1000000000ull + far);
+    xlat_advance(g.ctx, far - 2);
+    ck_assert_int_eq(g.n, 1);
+    xlat_advance(g.ctx, 1);
+    ck_assert_int_eq(g.n, 2);
+    ck_assert_uint_eq(g.log[1].cycle, 1000000000ull + far);
+    /* The far end of the clock: the last cycle before XLAT_NEVER. */
+    uint64_t left = XLAT_NEVER - 1 - xlat_now(g.ctx);
+    ck_assert_int_eq(xlat_schedule(g.ctx, left, record, (void *)3), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(g.ctx, left + 1, record, (void *)4), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_advance(g.ctx, left + 1), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_advance(g.ctx, left), XLAT_OK);
+    ck_assert_int_eq(g.n, 3);
+    ck_assert_uint_eq(g.log[2].cycle, XLAT_NEVER - 1);
+}
+END_TEST
+
+static void reenter(void *user)
+{
+    int *rc = user;
+    rc[0] = xlat_advance(g.ctx, 1);
+    rc[1] = xlat_tick(g.ctx);
+}
+
+START_TEST(advance_from_callback_is_refused)
+{
+    int rc[2] = {0, 0};
+    xlat_schedule(g.ctx, 1, reenter, rc);
+    ck_assert_int_eq(xlat_advance(g.ctx, 3), XLAT_OK);
+    ck_assert_int_eq(rc[0], XLAT_ERR_STATE);
+    ck_assert_int_eq(rc[1], XLAT_ERR_STATE);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(g.ctx), "inside a callback"));
+    ck_assert_uint_eq(xlat_now(g.ctx), 3);
+}
+END_TEST
+
+/* A reference model: every event carries its due cycle and a sequence
+ * number; firing must be sorted by (cycle, sequence) and exact. */
+static struct {
+    uint64_t seq_fired;
+    uint64_t state;
+    uint64_t bad;
+    size_t fired;
+} ref;
+
+typedef struct ref_event {
+    uint64_t due, seq;
+} ref_event;
+
+static ref_event ref_pool[20000];
+static size_t ref_used;
+static uint64_t ref_seq;
+static uint64_t last_due, last_seq;
+
+static uint64_t next_rand(void)
+{
+    uint64_t z = (ref.state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t random_delay(void)
+{
+    switch (next_rand() % 4) {
+    case 0: return next_rand() % 4;
+    case 1: return next_rand() % 100;
+    case 2: return next_rand() % 10000;
+    default: return next_rand() % 5000000;
+    }
+}
+
+static void ref_fire(void *user);
+
+static void ref_schedule(void)
+{
+    if (ref_used == sizeof(ref_pool) / sizeof(ref_pool[0]))
+        return;
+    ref_event *e = &ref_pool[ref_used++];
+    uint64_t d = random_delay();
+    e->due = xlat_now(g.ctx) + d;
+    e->seq = ref_seq++;
+    ck_assert_int_eq(xlat_schedule(g.ctx, d, ref_fire, e), XLAT_OK);
+}
+
+static void ref_fire(void *user)
+{
+    ref_event *e = user;
+    if (e->due != xlat_now(g.ctx))
+        ref.bad++;
+    if (ref.fired && (e->due < last_due || (e->due == last_due && e->seq < last_seq)))
+        ref.bad++;
+    last_due = e->due;
+    last_seq = e->seq;
+    ref.fired++;
+    if (next_rand() % 3 == 0)
+        ref_schedule();
+}
+
+START_TEST(random_schedule_matches_reference)
+{
+    memset(&ref, 0, sizeof(ref));
+    ref.state = 42 + (uint64_t)_i;
+    ref_used = 0;
+    ref_seq = 0;
+    for (int i = 0; i < 3000; i++)
+        ref_schedule();
+    while (xlat_pending_events(g.ctx)) {
+        uint64_t next = xlat_next_event(g.ctx);
+        ck_assert_uint_ge(next, xlat_now(g.ctx));
+        uint64_t step = next_rand() % 2 ? next - xlat_now(g.ctx) : next_rand() % 20000;
+        ck_assert_int_eq(xlat_advance(g.ctx, step), XLAT_OK);
+        if (next_rand() % 8 == 0)
+            ref_schedule();
+    }
+    ck_assert_uint_eq(ref.bad, 0);
+    ck_assert_uint_eq(ref.fired, ref_used);
+}
+END_TEST
+
+static void count_fire(void *user) { (*(uint64_t *)user)++; }
+
+START_TEST(pool_grows_geometrically_then_stops_allocating)
+{
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    xlat_ctx *ctx = test_ctx(3, &ca);
+    uint64_t fired = 0;
+    size_t before = ca.allocs;
+    for (int i = 0; i < 10000; i++)
+        ck_assert_int_eq(xlat_schedule(ctx, (uint64_t)(i % 97), count_fire, &fired), XLAT_OK);
+    /* 64 -> 16384 nodes: eight doublings, not one allocation per event. */
+    ck_assert_uint_eq(ca.allocs - before, 8);
+    xlat_advance(ctx, 100);
+    ck_assert_uint_eq(fired, 10000);
+    before = ca.allocs;
+    for (int round = 0; round < 100; round++) {
+        for (int i = 0; i < 10000; i++)
+            xlat_schedule(ctx, (uint64_t)(i % 1000), count_fire, &fired);
+        xlat_advance(ctx, 1000);
+    }
+    ck_assert_uint_eq(fired, 1010000);
+    ck_assert_uint_eq(ca.allocs, before); /* a million events, no allocation */
+    xlat_ctx_destroy(ctx);
+    ck_assert_uint_eq(ca.live_bytes, 0);
+}
+END_TEST
+
+START_TEST(schedule_failure_is_nomem_and_changes_nothing)
+{
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    xlat_ctx *ctx = test_ctx(3, &ca);
+    uint64_t fired = 0;
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(xlat_schedule(ctx, 1, count_fire, &fired), XLAT_OK);
+    ca.fail_after = 0;
+    ck_assert_int_eq(xlat_schedule(ctx, 1, count_fire, &fired), XLAT_ERR_NOMEM);
+    ck_assert_uint_eq(xlat_pending_events(ctx), 64);
+    xlat_advance(ctx, 1);
+    ck_assert_uint_eq(fired, 64);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
+START_TEST(destroy_with_pending_events)
+{
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    xlat_ctx *ctx = test_ctx(3, &ca);
+    uint64_t fired = 0;
+    for (int i = 0; i < 500; i++)
+        xlat_schedule(ctx, (uint64_t)i * 1000, count_fire, &fired);
+    xlat_ctx_destroy(ctx);
+    ck_assert_uint_eq(fired, 0);
+    ck_assert_uint_eq(ca.live_bytes, 0);
+}
+END_TEST
+
+Suite *event_suite(void)
+{
+    Suite *s = suite_create("event");
+    TCase *tc = test_case(s, "order");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, same_cycle_fires_in_schedule_order);
+    tcase_add_test(tc, delay_zero_from_callback_fires_same_advance);
+    tcase_add_test(tc, advance_zero_runs_what_is_due_now);
+    tcase_add_test(tc, tick_is_advance_by_one);
+    tcase_add_test(tc, idle_time_and_far_events);
+    tcase_add_test(tc, advance_from_callback_is_refused);
+    tcase_add_loop_test(tc, random_schedule_matches_reference, 0, 5);
+    tc = test_case(s, "memory");
+    tcase_add_test(tc, pool_grows_geometrically_then_stops_allocating);
+    tcase_add_test(tc, schedule_failure_is_nomem_and_changes_nothing);
+    tcase_add_test(tc, destroy_with_pending_events);
+    return s;
+}

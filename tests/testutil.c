@@ -1,0 +1,60 @@
+#include "testutil.h"
+
+#include <stdlib.h>
+
+static void *count_alloc(void *user, size_t size, size_t align)
+{
+    counting_alloc *ca = user;
+    void *p = NULL;
+    if (ca->fail_after == 0)
+        return NULL;
+    if (ca->fail_after > 0)
+        ca->fail_after--;
+    if (align < sizeof(void *))
+        align = sizeof(void *);
+    if (posix_memalign(&p, align, size) != 0)
+        return NULL;
+    ca->allocs++;
+    ca->live_bytes += size;
+    if (ca->live_bytes > ca->peak_bytes)
+        ca->peak_bytes = ca->live_bytes;
+    return p;
+}
+
+static void count_free(void *user, void *ptr, size_t size)
+{
+    counting_alloc *ca = user;
+    ca->frees++;
+    ca->live_bytes -= size;
+    free(ptr);
+}
+
+void counting_alloc_init(counting_alloc *ca)
+{
+    ca->hooks.alloc = count_alloc;
+    ca->hooks.free = count_free;
+    ca->hooks.user = ca;
+    ca->allocs = ca->frees = 0;
+    ca->live_bytes = ca->peak_bytes = 0;
+    ca->fail_after = -1;
+}
+
+xlat_ctx *test_ctx(uint64_t seed, counting_alloc *ca)
+{
+    xlat_ctx_config cfg;
+    xlat_ctx *ctx = NULL;
+    xlat_ctx_config_init(&cfg);
+    cfg.seed = seed;
+    if (ca)
+        cfg.allocator = &ca->hooks;
+    ck_assert_int_eq(xlat_ctx_create(&cfg, &ctx), XLAT_OK);
+    return ctx;
+}
+
+TCase *test_case(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 600);
+    suite_add_tcase(s, tc);
+    return tc;
+}

@@ -1,0 +1,33 @@
+/* Helpers shared by the Check suites. */
+#ifndef XLAT_TESTUTIL_H
+#define XLAT_TESTUTIL_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "xlat/xlat.h"
+
+#define XLAT_SUITE(name) Suite *name##_suite(void);
+#include "suites.h"
+#undef XLAT_SUITE
+
+/* An allocator that counts calls and live bytes, and can be told to fail
+ * after a number of allocations (fail_after < 0: never). */
+typedef struct counting_alloc {
+    xlat_allocator hooks;
+    size_t allocs, frees;
+    size_t live_bytes, peak_bytes;
+    long fail_after;
+} counting_alloc;
+
+void counting_alloc_init(counting_alloc *ca);
+
+/* A context with the given seed and, when ca is non-NULL, its allocator. */
+xlat_ctx *test_ctx(uint64_t seed, counting_alloc *ca);
+
+/* A TCase with a generous timeout (sanitizer builds are slow). */
+TCase *test_case(Suite *s, const char *name);
+
+#endif
