@@ -1,0 +1,110 @@
+/**
+ * @file fixed.h
+ * @brief A fixed-latency responder: the simplest bottom of a hierarchy.
+ */
+#ifndef XLAT_FIXED_H
+#define XLAT_FIXED_H
+
+#include "common.h"
+#include "target.h"
+#include "tlb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup fixed Fixed-latency responder
+ * @brief Answers every request exactly `latency` cycles after accepting it.
+ *
+ * The translation comes from the host's `resolve` function, or, without one,
+ * from an identity-plus-offset map: pfn = (vaddr >> page_shift) + pfn_offset.
+ * It stands in for a page-table walker or a whole lower hierarchy in tests,
+ * examples and hosts that time translation themselves.
+ *
+ * @code
+ * xlat_fixed_config fc;
+ * xlat_fixed_config_init(&fc);
+ * fc.latency = 100;
+ * xlat_fixed *mem;
+ * xlat_fixed_create(ctx, &fc, &mem);
+ * xlat_target below = xlat_fixed_target(mem);
+ * xlat_tlb_set_next(l2, &below);
+ * @endcode
+ * @{
+ */
+
+/**
+ * @brief The host's translation function.
+ * @param out receives the translation; `out->pasid` and `out->vpn` are
+ *        preset from the request with the configured page_shift; set
+ *        `pfn`, and change `page_shift`, `perm`, `flags`, `aux` as needed.
+ * @return ::XLAT_OK, or the status to answer with (e.g. ::XLAT_ERR_FAULT).
+ */
+typedef int (*xlat_fixed_resolve_fn)(void *user, uint32_t pasid, uint64_t vaddr,
+                                     xlat_tlb_entry *out);
+
+/** @brief Configuration of a responder; fill with xlat_fixed_config_init(). */
+typedef struct xlat_fixed_config {
+    uint32_t    struct_size;     /**< sizeof(xlat_fixed_config), set by init. */
+    const char *name;            /**< for responses and statistics (copied; NULL: "fixed") */
+    uint32_t    latency;         /**< cycles from acceptance to answer */
+    uint32_t    max_outstanding; /**< requests in flight before ::XLAT_ERR_AGAIN; 0: unbounded */
+    uint8_t     page_shift;      /**< page size of the identity map, 12..63 (default 12) */
+    uint8_t     perm;            /**< permissions of the identity map (default R|W|X|U) */
+    uint64_t    pfn_offset;      /**< identity map: pfn = vpn + pfn_offset */
+    xlat_fixed_resolve_fn resolve; /**< host translation; NULL: the identity map */
+    void       *resolve_user;    /**< first argument of `resolve` */
+} xlat_fixed_config;
+
+/** @brief Counters of a responder. */
+typedef struct xlat_fixed_stats {
+    uint64_t requests; /**< accepted requests */
+    uint64_t refusals; /**< requests refused with ::XLAT_ERR_AGAIN */
+    uint64_t faults;   /**< answers with a status other than ::XLAT_OK */
+} xlat_fixed_stats;
+
+/** @brief Defaults: latency 100, unbounded, 4 KiB identity map with every permission. */
+XLAT_API void xlat_fixed_config_init(xlat_fixed_config *cfg);
+
+/**
+ * @brief Create a responder on `ctx`.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL a NULL argument or page_shift outside 12..63.
+ * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat.
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **out);
+
+/** @brief Destroy a responder; pending answers are dropped. NULL does nothing. */
+XLAT_API void xlat_fixed_destroy(xlat_fixed *fixed);
+
+/**
+ * @brief Accept `req`; `done` is called at xlat_now() + latency.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_AGAIN `max_outstanding` requests are in flight
+ * @retval XLAT_ERR_INVAL NULL `fixed`, `req` or `done`
+ * @retval XLAT_ERR_NOMEM the request pool could not grow
+ */
+XLAT_API int xlat_fixed_translate(xlat_fixed *fixed, const xlat_req *req, xlat_done_fn done,
+                                  void *user);
+
+/** @brief The responder as an ::xlat_target. */
+XLAT_API xlat_target xlat_fixed_target(xlat_fixed *fixed);
+
+/** @brief Requests accepted and not yet answered. */
+XLAT_API size_t xlat_fixed_outstanding(const xlat_fixed *fixed);
+
+/** @brief Copy the counters (zeros for NULL). */
+XLAT_API void xlat_fixed_stats_get(const xlat_fixed *fixed, xlat_fixed_stats *out);
+
+/** @brief Zero the counters. */
+XLAT_API void xlat_fixed_stats_reset(xlat_fixed *fixed);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_FIXED_H */

@@ -1,0 +1,238 @@
+/**
+ * @file tlb.h
+ * @brief A set-associative TLB: a plain structure (functional calls, no
+ *        time) and a timed unit in a hierarchy.
+ */
+#ifndef XLAT_TLB_H
+#define XLAT_TLB_H
+
+#include "common.h"
+#include "target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup tlb TLB
+ * @brief Set-associative TLB with LRU, FIFO, random or tree-PLRU replacement.
+ *
+ * @code
+ * xlat_tlb_config cfg;
+ * xlat_tlb_config_init(&cfg);
+ * cfg.name = "gpu0.l2"; cfg.entries = 512; cfg.ways = 16; cfg.latency = 10;
+ * xlat_tlb *l2;
+ * if (xlat_tlb_create(ctx, &cfg, &l2) != XLAT_OK) puts(xlat_ctx_errmsg(ctx));
+ * xlat_tlb_entry e = { .pasid = 1, .vpn = 0x42, .pfn = 0x9000, .page_shift = 12,
+ *                      .perm = XLAT_PERM_R | XLAT_PERM_W };
+ * xlat_tlb_insert(l2, &e, NULL);
+ * xlat_tlb_entry hit;
+ * int rc = xlat_tlb_lookup(l2, 1, 0x42123, &hit);   // XLAT_OK, hit.pfn == 0x9000
+ * xlat_tlb_destroy(l2);
+ * @endcode
+ *
+ * **Matching.** An entry matches a lookup when its PASID equals the lookup's
+ * and its `vpn` equals `vaddr >> page_shift`. A TLB may hold several page
+ * sizes at once; a lookup tries the sizes present from the smallest up.
+ *
+ * **Placement.** The set of an entry is `vpn % sets` (sets = entries / ways),
+ * or a hash of the vpn when ::XLAT_TLB_INDEX_HASH is configured. An invalid
+ * way is filled before anything is evicted, lowest way first.
+ *
+ * **Timed use.** xlat_tlb_translate() (or the ::xlat_target from
+ * xlat_tlb_target()) accepts a request at cycle t: a hit is answered at
+ * t + latency; a miss is forwarded to the next target at t + latency, and
+ * when the answer comes back the entry is filled and every request waiting on
+ * that miss is answered in that same cycle.
+ * @{
+ */
+
+/** @brief Replacement policy. */
+typedef enum xlat_repl {
+    XLAT_REPL_LRU,    /**< Least recently used: hits and inserts make an entry most recent. */
+    XLAT_REPL_FIFO,   /**< First in, first out: hits change nothing. */
+    XLAT_REPL_RANDOM, /**< Uniform among the ways, from the context's seed. */
+    XLAT_REPL_PLRU    /**< Tree pseudo-LRU; ways must be a power of two. */
+} xlat_repl;
+
+/** @brief How a vpn selects its set. */
+typedef enum xlat_tlb_index {
+    XLAT_TLB_INDEX_MODULO = 0, /**< set = vpn % sets (the default). */
+    XLAT_TLB_INDEX_HASH = 1    /**< set = a 64-bit mix of the vpn, modulo sets. */
+} xlat_tlb_index;
+
+/** @brief Configuration of a TLB; fill with xlat_tlb_config_init(). */
+typedef struct xlat_tlb_config {
+    uint32_t    struct_size; /**< sizeof(xlat_tlb_config), set by init. */
+    const char *name;        /**< for statistics, e.g. "gpu0.cu3.l1" (copied; NULL: "tlb") */
+    uint32_t    entries;     /**< 0 = unbounded (an ideal TLB) */
+    uint32_t    ways;        /**< ways == entries: fully associative */
+    xlat_repl   repl;        /**< replacement policy */
+    uint32_t    latency;     /**< lookup latency in cycles (timed use) */
+    uint32_t    mshrs;       /**< distinct outstanding misses (timed use), >= 1 */
+    uint32_t    ports;       /**< new lookups accepted per cycle (timed use), >= 1 */
+    xlat_tlb_index index;    /**< set selection (default ::XLAT_TLB_INDEX_MODULO) */
+} xlat_tlb_config;
+
+/** @brief One translation held by a TLB. */
+typedef struct xlat_tlb_entry {
+    uint32_t pasid;          /**< address space */
+    uint64_t vpn;            /**< virtual address >> page_shift */
+    uint64_t pfn;            /**< physical address >> page_shift */
+    uint8_t  page_shift;     /**< 12, 16, 21, 30 (any of 12..63 is accepted) */
+    uint8_t  perm;           /**< XLAT_PERM_* */
+    uint16_t flags;          /**< owned by the policy that inserted it (e.g. least-TLB's spill bit) */
+    uint64_t aux;            /**< policy payload (e.g. Barre's coalescing information) */
+} xlat_tlb_entry;
+
+/** @brief Counters of a TLB, functional and timed use together. */
+typedef struct xlat_tlb_stats {
+    uint64_t accesses;    /**< lookups (functional) and accepted requests (timed) */
+    uint64_t hits;        /**< of those, hits */
+    uint64_t misses;      /**< of those, misses (MSHR merges included) */
+    uint64_t mshr_merges; /**< timed misses that joined an outstanding miss */
+    uint64_t refusals;    /**< timed requests refused with ::XLAT_ERR_AGAIN */
+    uint64_t inserts;     /**< inserts and fills that added a new entry */
+    uint64_t updates;     /**< inserts that updated an entry in place */
+    uint64_t evictions;   /**< entries evicted to make room */
+    uint64_t invalidations; /**< entries removed by invalidate, invalidate_pasid or flush */
+    uint64_t faults;      /**< timed requests answered with a fault or permission status */
+} xlat_tlb_stats;
+
+/** @brief Eviction callback: `victim` left `tlb` to make room (valid during the call). */
+typedef void (*xlat_tlb_evict_fn)(void *user, xlat_tlb *tlb, const xlat_tlb_entry *victim);
+
+/** @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port. */
+XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
+
+/**
+ * @brief Create a TLB on `ctx`. All storage is allocated here (an unbounded
+ *        TLB grows by doubling in xlat_tlb_insert()).
+ * @param out receives the handle on success; untouched on failure.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL a NULL argument, zero ways, ways not dividing
+ *         entries, PLRU with ways not a power of two, an unknown policy or
+ *         index, zero MSHRs or ports (the message says which).
+ * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat.
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out);
+
+/** @brief Destroy a TLB; pending timed requests are dropped unanswered. NULL does nothing. */
+XLAT_API void xlat_tlb_destroy(xlat_tlb *tlb);
+
+/**
+ * @brief Look a translation up; a hit updates replacement state and statistics.
+ * @param out receives the entry on a hit (may be NULL).
+ * @retval XLAT_OK hit
+ * @retval XLAT_ERR_NOT_FOUND miss
+ * @retval XLAT_ERR_INVAL `tlb` is NULL
+ */
+XLAT_API int xlat_tlb_lookup(xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out);
+
+/** @brief Like xlat_tlb_lookup() with no change of state or statistics. */
+XLAT_API int xlat_tlb_probe(const xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr,
+                            xlat_tlb_entry *out);
+
+/**
+ * @brief Insert a translation.
+ *
+ * If the same (pasid, vpn, page_shift) is present it is updated in place and
+ * made most recent, nothing is evicted. Otherwise an invalid way of the set
+ * is filled, lowest first, or the policy's victim is evicted, copied to
+ * `*victim` and reported to the eviction callback.
+ * @param victim receives the evicted entry (may be NULL).
+ * @return 1 when an entry was evicted, 0 when not, or a negative code:
+ * @retval XLAT_ERR_INVAL NULL `tlb` or `e`, page_shift outside 12..63, or a
+ *         vpn that does not fit below 2^(64 - page_shift).
+ * @retval XLAT_ERR_NOMEM an unbounded TLB could not grow (nothing changed).
+ */
+XLAT_API int xlat_tlb_insert(xlat_tlb *tlb, const xlat_tlb_entry *e, xlat_tlb_entry *victim);
+
+/**
+ * @brief Remove every entry of `pasid` that translates `vaddr` (of any page size).
+ * @retval XLAT_OK at least one entry was removed
+ * @retval XLAT_ERR_NOT_FOUND none matched
+ * @retval XLAT_ERR_INVAL `tlb` is NULL
+ */
+XLAT_API int xlat_tlb_invalidate(xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr);
+
+/** @brief Remove every entry of `pasid`. @return entries removed, or ::XLAT_ERR_INVAL. */
+XLAT_API int xlat_tlb_invalidate_pasid(xlat_tlb *tlb, uint32_t pasid);
+
+/** @brief Remove every entry (replacement state is reset too). */
+XLAT_API void xlat_tlb_flush(xlat_tlb *tlb);
+
+/** @brief Valid entries. 0 for NULL. */
+XLAT_API size_t xlat_tlb_count(const xlat_tlb *tlb);
+
+/** @brief Capacity in entries (for an unbounded TLB: the current table size). */
+XLAT_API size_t xlat_tlb_capacity(const xlat_tlb *tlb);
+
+/** @brief The TLB's name (owned by the TLB). */
+XLAT_API const char *xlat_tlb_name(const xlat_tlb *tlb);
+
+/** @brief Bytes of memory the TLB holds (structure, entries, replacement and timed state). */
+XLAT_API size_t xlat_tlb_memory(const xlat_tlb *tlb);
+
+/**
+ * @brief Call `fn(user, entry)` for every valid entry of set `set`, from the
+ *        policy's next victim to its most protected (LRU: least to most
+ *        recent; FIFO: oldest first; others: way order).
+ * A reporting call: it may allocate a buffer of `ways` words. `fn` must not
+ * change the TLB.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL `tlb` or `fn`, or `set` out of range.
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_tlb_set_foreach(const xlat_tlb *tlb, uint32_t set,
+                                  void (*fn)(void *user, const xlat_tlb_entry *e), void *user);
+
+/** @brief Number of sets. */
+XLAT_API uint32_t xlat_tlb_sets(const xlat_tlb *tlb);
+
+/** @brief Register the eviction callback (fn NULL: none). Called for every victim, functional or timed. */
+XLAT_API void xlat_tlb_set_evict_fn(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *user);
+
+/**
+ * @brief Set the target that misses are forwarded to (copied). NULL: a miss
+ *        is answered at t + latency with status ::XLAT_ERR_NOT_FOUND.
+ * @retval XLAT_ERR_INVAL `tlb` is NULL, or `next` has no translate function.
+ */
+XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
+
+/**
+ * @brief Timed lookup of `req` at the current cycle (see the group's notes).
+ *
+ * A hit whose permissions do not allow `req->access` is answered with
+ * ::XLAT_ERR_PERM at t + latency. A miss waits in an MSHR keyed by PASID and
+ * 4 KiB virtual page; a second miss on the same key joins it (no new MSHR,
+ * no new request downstream). Does not allocate once warm.
+ * @retval XLAT_OK accepted: `done` will be called exactly once
+ * @retval XLAT_ERR_AGAIN this cycle's ports are used, or a miss found every
+ *         MSHR busy; nothing was taken
+ * @retval XLAT_ERR_INVAL NULL `tlb`, `req` or `done`
+ * @retval XLAT_ERR_NOMEM the request pool could not grow
+ */
+XLAT_API int xlat_tlb_translate(xlat_tlb *tlb, const xlat_req *req, xlat_done_fn done,
+                                void *user);
+
+/** @brief This TLB as an ::xlat_target (to be the next level of another unit). */
+XLAT_API xlat_target xlat_tlb_target(xlat_tlb *tlb);
+
+/** @brief MSHRs in use now. */
+XLAT_API uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *tlb);
+
+/** @brief Copy the counters into `*out` (zeros for a NULL tlb). */
+XLAT_API void xlat_tlb_stats_get(const xlat_tlb *tlb, xlat_tlb_stats *out);
+
+/** @brief Zero the counters. */
+XLAT_API void xlat_tlb_stats_reset(xlat_tlb *tlb);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_TLB_H */

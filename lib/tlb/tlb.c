@@ -1,0 +1,205 @@
+/* The TLB as a structure: placement, lookup, insert, invalidation. */
+#include "tlb_internal.h"
+
+#define UNBOUNDED_WAYS 8
+#define UNBOUNDED_SETS 64
+
+void xlat_tlb_config_init(xlat_tlb_config *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->struct_size = sizeof(*cfg);
+    cfg->name = "tlb";
+    cfg->entries = 64;
+    cfg->ways = 4;
+    cfg->repl = XLAT_REPL_LRU;
+    cfg->latency = 1;
+    cfg->mshrs = 4;
+    cfg->ports = 1;
+    cfg->index = XLAT_TLB_INDEX_MODULO;
+}
+
+static const struct tlb_repl_ops *repl_ops(xlat_repl repl)
+{
+    switch (repl) {
+    case XLAT_REPL_LRU: return &xlat__repl_lru;
+    case XLAT_REPL_FIFO: return &xlat__repl_fifo;
+    case XLAT_REPL_RANDOM: return &xlat__repl_random;
+    case XLAT_REPL_PLRU: return &xlat__repl_plru;
+    default: return NULL;
+    }
+}
+
+static int check_config(xlat_ctx *ctx, const xlat_tlb_config *c)
+{
+    const char *n = c->name ? c->name : "tlb";
+    if (!repl_ops(c->repl))
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: unknown replacement policy %d", n,
+                          (int)c->repl);
+    if ((unsigned)c->index > XLAT_TLB_INDEX_HASH)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: unknown index %d", n, (int)c->index);
+    if (c->mshrs == 0 || c->ports == 0)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: mshrs (%u) and ports (%u) must be >= 1",
+                          n, c->mshrs, c->ports);
+    if (c->entries == 0)
+        return XLAT_OK; /* unbounded: ways and policy do not apply */
+    if (c->ways == 0)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: ways must be >= 1", n);
+    if (c->entries % c->ways)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: ways (%u) must divide entries (%u)", n,
+                          c->ways, c->entries);
+    if (c->repl == XLAT_REPL_PLRU && !xlat__is_pow2(c->ways))
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "tlb %s: PLRU needs a power-of-two number of ways, not %u", n, c->ways);
+    return XLAT_OK;
+}
+
+/* Allocates ways and replacement state for `sets` sets; zeroed = invalid. */
+static int alloc_arrays(xlat_tlb *t, uint32_t sets, struct tlb_way **way, uint64_t **state)
+{
+    size_t n = (size_t)sets * t->ways;
+    *way = xlat__calloc(t->ctx, n, sizeof(**way));
+    *state = xlat__calloc(t->ctx, (size_t)sets * t->repl_words, sizeof(**state));
+    if (*way && *state)
+        return XLAT_OK;
+    xlat__free(t->ctx, *way, n * sizeof(**way));
+    xlat__free(t->ctx, *state, (size_t)sets * t->repl_words * sizeof(**state));
+    *way = NULL;
+    *state = NULL;
+    return XLAT_ERR_NOMEM;
+}
+
+static void free_arrays(xlat_tlb *t)
+{
+    xlat__free(t->ctx, t->way, (size_t)t->sets * t->ways * sizeof(*t->way));
+    xlat__free(t->ctx, t->repl_state, (size_t)t->sets * t->repl_words * sizeof(uint64_t));
+    t->way = NULL;
+    t->repl_state = NULL;
+}
+
+static int init_storage(xlat_tlb *t)
+{
+    t->unbounded = t->cfg.entries == 0;
+    if (t->unbounded) {
+        /* An ideal TLB is a hashed table that doubles instead of evicting. */
+        t->cfg.index = XLAT_TLB_INDEX_HASH;
+        t->ways = UNBOUNDED_WAYS;
+        t->repl = &xlat__repl_fifo;
+        xlat__tlb_set_geometry(t, UNBOUNDED_SETS);
+    } else {
+        t->ways = t->cfg.ways;
+        t->repl = repl_ops(t->cfg.repl);
+        xlat__tlb_set_geometry(t, t->cfg.entries / t->cfg.ways);
+    }
+    t->repl_words = t->repl->state_words(t->ways);
+    return alloc_arrays(t, t->sets, &t->way, &t->repl_state);
+}
+
+static void tlb_free(xlat_tlb *t)
+{
+    xlat__tlb_timed_release(t);
+    free_arrays(t);
+    xlat__strfree(t->ctx, t->name);
+    xlat__free(t->ctx, t, sizeof(*t));
+}
+
+int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
+{
+    xlat_tlb_config c;
+    if (!ctx || !cfg || !out)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_tlb_create: NULL %s",
+                          !ctx ? "ctx" : !cfg ? "cfg" : "out");
+    xlat_tlb_config_init(&c);
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_tlb_config");
+    if (rc == XLAT_OK)
+        rc = check_config(ctx, &c);
+    if (rc != XLAT_OK)
+        return rc;
+    xlat_tlb *t = xlat__alloc(ctx, sizeof(*t));
+    if (!t)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_tlb_create: out of memory");
+    t->ctx = ctx;
+    t->cfg = c;
+    t->name = xlat__strdup(ctx, c.name ? c.name : "tlb");
+    t->cfg.name = t->name;
+    xlat__rng_stream(ctx, &t->rng);
+    if (!t->name || init_storage(t) != XLAT_OK || xlat__tlb_timed_init(t) != XLAT_OK) {
+        tlb_free(t);
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_tlb_create: out of memory for %s",
+                          c.name ? c.name : "tlb");
+    }
+    *out = t;
+    return XLAT_OK;
+}
+
+void xlat_tlb_destroy(xlat_tlb *t)
+{
+    if (t)
+        tlb_free(t);
+}
+
+static struct tlb_way *find_in_set(const xlat_tlb *t, uint32_t set, uint32_t pasid,
+                                   uint64_t vpn, uint8_t shift)
+{
+    struct tlb_way *w = t->way + (size_t)set * t->ways;
+    for (uint32_t i = 0; i < t->ways; i++)
+        if (w[i].vpn == vpn && w[i].page_shift == shift && w[i].pasid == pasid)
+            return &w[i];
+    return NULL;
+}
+
+struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int touch)
+{
+    for (uint64_t m = t->shift_mask; m; m &= m - 1) {
+        uint8_t shift = (uint8_t)__builtin_ctzll(m);
+        uint64_t vpn = vaddr >> shift;
+        uint32_t set = xlat__tlb_set_of(t, vpn);
+        struct tlb_way *w = find_in_set(t, set, pasid, vpn, shift);
+        if (w) {
+            if (touch)
+                t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)(w - t->way) % t->ways);
+            return w;
+        }
+    }
+    return NULL;
+}
+
+void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)
+{
+    e->pasid = w->pasid;
+    e->vpn = w->vpn;
+    e->pfn = w->pfn;
+    e->page_shift = w->page_shift;
+    e->perm = w->perm;
+    e->flags = w->flags;
+    e->aux = w->aux;
+}
+
+int xlat_tlb_lookup(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out)
+{
+    if (!t)
+        return XLAT_ERR_INVAL;
+    struct tlb_way *w = xlat__tlb_find(t, pasid, vaddr, 1);
+    t->stats.accesses++;
+    if (!w) {
+        t->stats.misses++;
+        return XLAT_ERR_NOT_FOUND;
+    }
+    t->stats.hits++;
+    if (out)
+        xlat__tlb_way_to_entry(w, out);
+    return XLAT_OK;
+}
+
+int xlat_tlb_probe(const xlat_tlb *t, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out)
+{
+    if (!t)
+        return XLAT_ERR_INVAL;
+    struct tlb_way *w = xlat__tlb_find((xlat_tlb *)t, pasid, vaddr, 0);
+    if (!w)
+        return XLAT_ERR_NOT_FOUND;
+    if (out)
+        xlat__tlb_way_to_entry(w, out);
+    return XLAT_OK;
+}

@@ -1,0 +1,66 @@
+/* The TLB's reporting calls: sizes, contents, callbacks and counters. */
+#include "tlb_internal.h"
+
+size_t xlat_tlb_count(const xlat_tlb *t) { return t ? t->count : 0; }
+
+size_t xlat_tlb_capacity(const xlat_tlb *t) { return t ? (size_t)t->sets * t->ways : 0; }
+
+uint32_t xlat_tlb_sets(const xlat_tlb *t) { return t ? t->sets : 0; }
+
+const char *xlat_tlb_name(const xlat_tlb *t) { return t ? t->name : ""; }
+
+size_t xlat_tlb_memory(const xlat_tlb *t)
+{
+    if (!t)
+        return 0;
+    return sizeof(*t) + strlen(t->name) + 1 + (size_t)t->sets * t->ways * sizeof(*t->way) +
+           (size_t)t->sets * t->repl_words * sizeof(uint64_t) + xlat__tlb_timed_bytes(t);
+}
+
+int xlat_tlb_set_foreach(const xlat_tlb *t, uint32_t set,
+                         void (*fn)(void *user, const xlat_tlb_entry *e), void *user)
+{
+    if (!t || !fn || set >= t->sets)
+        return xlat__fail(t ? t->ctx : NULL, XLAT_ERR_INVAL,
+                          "xlat_tlb_set_foreach: %s", !t ? "NULL tlb" : !fn ? "NULL fn"
+                                                                            : "set out of range");
+    /* A reporting call, not a hot path: it may allocate the order buffer. */
+    uint32_t *order = xlat__calloc(t->ctx, t->ways, sizeof(*order));
+    if (!order)
+        return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "xlat_tlb_set_foreach: out of memory");
+    t->repl->order(t, xlat__tlb_set_state(t, set), order);
+    const struct tlb_way *base = t->way + (size_t)set * t->ways;
+    for (uint32_t i = 0; i < t->ways; i++) {
+        if (base[order[i]].page_shift == 0)
+            continue;
+        xlat_tlb_entry e;
+        xlat__tlb_way_to_entry(&base[order[i]], &e);
+        fn(user, &e);
+    }
+    xlat__free(t->ctx, order, t->ways * sizeof(*order));
+    return XLAT_OK;
+}
+
+void xlat_tlb_set_evict_fn(xlat_tlb *t, xlat_tlb_evict_fn fn, void *user)
+{
+    if (!t)
+        return;
+    t->evict_fn = fn;
+    t->evict_user = user;
+}
+
+void xlat_tlb_stats_get(const xlat_tlb *t, xlat_tlb_stats *out)
+{
+    if (!out)
+        return;
+    if (t)
+        *out = t->stats;
+    else
+        memset(out, 0, sizeof(*out));
+}
+
+void xlat_tlb_stats_reset(xlat_tlb *t)
+{
+    if (t)
+        memset(&t->stats, 0, sizeof(t->stats));
+}

@@ -1,0 +1,314 @@
+/*
+ * The TLB as a timed unit: ports, MSHRs and the miss path to the next
+ * target. A request is looked up when it is accepted; the answer (hit) or
+ * the forwarded miss leaves `latency` cycles later. Misses on the same
+ * (PASID, 4 KiB page) share one MSHR and are answered in the cycle the fill
+ * arrives.
+ */
+#include "tlb_internal.h"
+
+#define MSHR_PAGE_SHIFT 12 /* misses are merged per smallest page */
+
+struct tlb_pending {
+    struct tlb_pending *next; /* waiter list of an MSHR */
+    xlat_tlb *tlb;
+    xlat_req req;
+    xlat_done_fn done;
+    void *user;
+    uint64_t issued;
+    xlat_resp resp; /* a hit's answer, prepared at acceptance */
+};
+
+struct tlb_mshr {
+    xlat_tlb *tlb;
+    int busy;
+    uint32_t pasid;
+    uint64_t page;
+    xlat_req fwd;
+    struct tlb_pending *head, *tail;
+};
+
+struct tlb_timed {
+    struct tlb_mshr *mshr;
+    uint32_t busy;
+    struct xlat_pool pending;
+    xlat_target next;
+    uint64_t port_cycle;
+    uint32_t port_used;
+};
+
+static void deliver_hit(void *arg);
+static void forward_miss(void *arg);
+
+int xlat__tlb_timed_init(xlat_tlb *t)
+{
+    struct tlb_timed *tm = xlat__alloc(t->ctx, sizeof(*tm));
+    if (!tm)
+        return XLAT_ERR_NOMEM;
+    t->timed = tm;
+    tm->mshr = xlat__calloc(t->ctx, t->cfg.mshrs, sizeof(*tm->mshr));
+    if (!tm->mshr)
+        return XLAT_ERR_NOMEM;
+    for (uint32_t i = 0; i < t->cfg.mshrs; i++)
+        tm->mshr[i].tlb = t;
+    /* Enough records for every port over the lookup latency plus waiters on
+     * every MSHR: a configured TLB never grows its pool in steady state. */
+    size_t initial = (size_t)t->cfg.ports * ((size_t)t->cfg.latency + 1) + 2u * t->cfg.mshrs;
+    tm->port_cycle = XLAT_NEVER;
+    return xlat__pool_init(&tm->pending, t->ctx, sizeof(struct tlb_pending), initial);
+}
+
+static int owned_event(void *tlb, xlat_event_fn fn, void *user)
+{
+    if (fn == deliver_hit)
+        return ((struct tlb_pending *)user)->tlb == tlb;
+    if (fn == forward_miss)
+        return ((struct tlb_mshr *)user)->tlb == tlb;
+    return 0;
+}
+
+void xlat__tlb_timed_release(xlat_tlb *t)
+{
+    struct tlb_timed *tm = t->timed;
+    if (!tm)
+        return;
+    xlat__cancel_events(t->ctx, owned_event, t);
+    xlat__pool_release(&tm->pending);
+    xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * sizeof(*tm->mshr));
+    xlat__free(t->ctx, tm, sizeof(*tm));
+    t->timed = NULL;
+}
+
+size_t xlat__tlb_timed_bytes(const xlat_tlb *t)
+{
+    const struct tlb_timed *tm = t->timed;
+    return sizeof(*tm) + t->cfg.mshrs * sizeof(*tm->mshr) + xlat__pool_bytes(&tm->pending);
+}
+
+int xlat_tlb_set_next(xlat_tlb *t, const xlat_target *next)
+{
+    if (!t || (next && !next->translate))
+        return xlat__fail(t ? t->ctx : NULL, XLAT_ERR_INVAL, "xlat_tlb_set_next: %s",
+                          t ? "target without a translate function" : "NULL tlb");
+    if (next)
+        t->timed->next = *next;
+    else
+        memset(&t->timed->next, 0, sizeof(t->timed->next));
+    return XLAT_OK;
+}
+
+uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *t) { return t ? t->timed->busy : 0; }
+
+/* The answer to `req` from translation `e` (or a failure `status`). */
+static void make_resp(xlat_resp *r, const struct tlb_pending *p, const xlat_tlb_entry *e,
+                      int status, const char *resolver)
+{
+    memset(r, 0, sizeof(*r));
+    r->id = p->req.id;
+    r->vaddr = p->req.vaddr;
+    r->pasid = p->req.pasid;
+    r->issued = p->issued;
+    r->resolver = resolver;
+    r->status = status;
+    if (status != XLAT_OK)
+        return;
+    uint8_t need = xlat_access_perm(p->req.access);
+    if ((e->perm & need) != need)
+        r->status = XLAT_ERR_PERM;
+    r->pfn = e->pfn;
+    r->page_shift = e->page_shift;
+    r->paddr = (e->pfn << e->page_shift) | (p->req.vaddr & ((1ull << e->page_shift) - 1));
+    r->perm = e->perm;
+    r->flags = e->flags;
+    r->aux = e->aux;
+}
+
+/* Hands `p`'s answer to its requester and recycles the record first, so the
+ * callback may send new requests. */
+static void answer(xlat_tlb *t, struct tlb_pending *p, xlat_resp *r)
+{
+    xlat_done_fn done = p->done;
+    void *user = p->user;
+    r->completed = t->ctx->now;
+    if (r->status != XLAT_OK)
+        t->stats.faults++;
+    xlat__pool_put(&t->timed->pending, p);
+    done(user, r);
+}
+
+static void deliver_hit(void *arg)
+{
+    struct tlb_pending *p = arg;
+    xlat_resp r = p->resp;
+    answer(p->tlb, p, &r);
+}
+
+/* Frees the MSHR, then answers every waiter from `e` or with `status`. */
+static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int status,
+                          const char *resolver)
+{
+    xlat_tlb *t = m->tlb;
+    struct tlb_pending *p = m->head;
+    m->head = m->tail = NULL;
+    m->busy = 0;
+    t->timed->busy--;
+    while (p) {
+        struct tlb_pending *next = p->next;
+        xlat_resp r;
+        make_resp(&r, p, e, status, resolver);
+        answer(t, p, &r);
+        p = next;
+    }
+}
+
+static void fill_done(void *arg, const xlat_resp *down)
+{
+    struct tlb_mshr *m = arg;
+    xlat_tlb_entry e = {0};
+    if (down->status == XLAT_OK) {
+        e.pasid = m->pasid;
+        e.page_shift = down->page_shift;
+        e.vpn = m->fwd.vaddr >> down->page_shift;
+        e.pfn = down->pfn;
+        e.perm = down->perm;
+        e.flags = down->flags;
+        e.aux = down->aux;
+        if (xlat_tlb_insert(m->tlb, &e, NULL) < 0) {
+            complete_mshr(m, NULL, XLAT_ERR_INVAL, m->tlb->name);
+            return;
+        }
+    }
+    complete_mshr(m, &e, down->status, down->resolver);
+}
+
+static void forward_miss(void *arg)
+{
+    struct tlb_mshr *m = arg;
+    xlat_tlb *t = m->tlb;
+    if (!t->timed->next.translate) {
+        complete_mshr(m, NULL, XLAT_ERR_NOT_FOUND, t->name);
+        return;
+    }
+    int rc = t->timed->next.translate(t->timed->next.unit, &m->fwd, fill_done, m);
+    if (rc == XLAT_ERR_AGAIN)
+        rc = xlat_schedule(t->ctx, 1, forward_miss, m); /* the next level is busy: retry */
+    if (rc != XLAT_OK)
+        complete_mshr(m, NULL, rc, t->name); /* never lose an accepted request */
+}
+
+static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pasid,
+                                  uint64_t page, struct tlb_mshr **free_one)
+{
+    *free_one = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        struct tlb_mshr *m = &tm->mshr[i];
+        if (m->busy && m->pasid == pasid && m->page == page)
+            return m;
+        if (!m->busy && !*free_one)
+            *free_one = m;
+    }
+    return NULL;
+}
+
+static struct tlb_pending *new_pending(xlat_tlb *t, const xlat_req *req, xlat_done_fn done,
+                                       void *user)
+{
+    struct tlb_pending *p = xlat__pool_get(&t->timed->pending);
+    if (!p)
+        return NULL;
+    p->tlb = t;
+    p->req = *req;
+    p->done = done;
+    p->user = user;
+    p->issued = t->ctx->now;
+    return p;
+}
+
+static int refuse(xlat_tlb *t, const char *why)
+{
+    t->stats.refusals++;
+    return xlat__fail(t->ctx, XLAT_ERR_AGAIN, "tlb %s: %s at cycle %llu", t->name, why,
+                      (unsigned long long)t->ctx->now);
+}
+
+static int out_of_memory(xlat_tlb *t, struct tlb_pending *p)
+{
+    if (p)
+        xlat__pool_put(&t->timed->pending, p);
+    return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: out of memory for a request", t->name);
+}
+
+static int accept_hit(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    struct tlb_pending *p = new_pending(t, req, done, user);
+    if (!p || xlat_schedule(t->ctx, t->cfg.latency, deliver_hit, p) != XLAT_OK)
+        return out_of_memory(t, p);
+    struct tlb_way *w = xlat__tlb_find(t, req->pasid, req->vaddr, 1);
+    xlat_tlb_entry e;
+    xlat__tlb_way_to_entry(w, &e);
+    make_resp(&p->resp, p, &e, XLAT_OK, t->name);
+    t->stats.hits++;
+    return XLAT_OK;
+}
+
+static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    struct tlb_timed *tm = t->timed;
+    uint64_t page = req->vaddr >> MSHR_PAGE_SHIFT;
+    struct tlb_mshr *free_one;
+    struct tlb_mshr *m = find_mshr(tm, t->cfg.mshrs, req->pasid, page, &free_one);
+    if (!m && !free_one)
+        return refuse(t, "every MSHR is busy");
+    struct tlb_pending *p = new_pending(t, req, done, user);
+    if (!p)
+        return out_of_memory(t, p);
+    if (m) {
+        m->tail->next = p;
+        m->tail = p;
+        t->stats.mshr_merges++;
+    } else {
+        m = free_one;
+        if (xlat_schedule(t->ctx, t->cfg.latency, forward_miss, m) != XLAT_OK)
+            return out_of_memory(t, p);
+        m->busy = 1;
+        m->pasid = req->pasid;
+        m->page = page;
+        m->fwd = *req;
+        m->head = m->tail = p;
+        tm->busy++;
+    }
+    t->stats.misses++;
+    return XLAT_OK;
+}
+
+int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    if (!t || !req || !done)
+        return xlat__fail(t ? t->ctx : NULL, XLAT_ERR_INVAL, "xlat_tlb_translate: NULL %s",
+                          !t ? "tlb" : !req ? "req" : "done");
+    struct tlb_timed *tm = t->timed;
+    if (tm->port_cycle != t->ctx->now) {
+        tm->port_cycle = t->ctx->now;
+        tm->port_used = 0;
+    }
+    if (tm->port_used >= t->cfg.ports)
+        return refuse(t, "every port is used this cycle");
+    int hit = xlat__tlb_find(t, req->pasid, req->vaddr, 0) != NULL;
+    int rc = hit ? accept_hit(t, req, done, user) : accept_miss(t, req, done, user);
+    if (rc == XLAT_OK) {
+        tm->port_used++;
+        t->stats.accesses++;
+    }
+    return rc;
+}
+
+static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    return xlat_tlb_translate(unit, req, done, user);
+}
+
+xlat_target xlat_tlb_target(xlat_tlb *t)
+{
+    xlat_target target = {target_translate, t};
+    return target;
+}

@@ -1,0 +1,197 @@
+/* The TLB as a structure: insertion, growth of an unbounded TLB,
+ * invalidation and reporting. */
+#include "tlb_internal.h"
+
+static void count_shift(xlat_tlb *t, uint8_t shift, int delta)
+{
+    t->shift_count[shift] = (uint32_t)((int64_t)t->shift_count[shift] + delta);
+    if (t->shift_count[shift])
+        t->shift_mask |= 1ull << shift;
+    else
+        t->shift_mask &= ~(1ull << shift);
+    t->count = (size_t)((int64_t)t->count + delta);
+}
+
+static void clear_way(xlat_tlb *t, struct tlb_way *w)
+{
+    count_shift(t, w->page_shift, -1);
+    memset(w, 0, sizeof(*w));
+    t->stats.invalidations++;
+}
+
+static void entry_to_way(const xlat_tlb_entry *e, struct tlb_way *w)
+{
+    w->pasid = e->pasid;
+    w->vpn = e->vpn;
+    w->pfn = e->pfn;
+    w->page_shift = e->page_shift;
+    w->perm = e->perm;
+    w->flags = e->flags;
+    w->aux = e->aux;
+}
+
+/* The lowest invalid way of `set` in `way`, or `ways` if the set is full. */
+static uint32_t free_way(const struct tlb_way *way, uint32_t ways, uint32_t set)
+{
+    const struct tlb_way *w = way + (size_t)set * ways;
+    for (uint32_t i = 0; i < ways; i++)
+        if (w[i].page_shift == 0)
+            return i;
+    return ways;
+}
+
+/* Moves every entry of the current table into `way` with `sets` sets.
+ * Fails (returns 0) when some set overflows. */
+static int rehash_into(xlat_tlb *t, struct tlb_way *way, uint32_t sets)
+{
+    xlat_tlb moved = *t;
+    xlat__tlb_set_geometry(&moved, sets);
+    for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
+        const struct tlb_way *w = &t->way[i];
+        if (w->page_shift == 0)
+            continue;
+        uint32_t set = xlat__tlb_set_of(&moved, w->vpn);
+        uint32_t slot = free_way(way, t->ways, set);
+        if (slot == t->ways)
+            return 0;
+        way[(size_t)set * t->ways + slot] = *w;
+    }
+    return 1;
+}
+
+/* Doubles an unbounded TLB until every entry has a way. The old table stays
+ * until the new one is complete, so a failure changes nothing. */
+static int grow(xlat_tlb *t)
+{
+    for (uint64_t sets = (uint64_t)t->sets * 2; sets <= UINT32_MAX / 2; sets *= 2) {
+        size_t n = (size_t)sets * t->ways;
+        size_t state_n = (size_t)sets * t->repl_words;
+        struct tlb_way *way = xlat__calloc(t->ctx, n, sizeof(*way));
+        uint64_t *state = xlat__calloc(t->ctx, state_n, sizeof(*state));
+        if (way && state && rehash_into(t, way, (uint32_t)sets)) {
+            xlat__free(t->ctx, t->way, (size_t)t->sets * t->ways * sizeof(*way));
+            xlat__free(t->ctx, t->repl_state, (size_t)t->sets * t->repl_words * sizeof(*state));
+            t->way = way;
+            t->repl_state = state;
+            xlat__tlb_set_geometry(t, (uint32_t)sets);
+            return XLAT_OK;
+        }
+        xlat__free(t->ctx, way, n * sizeof(*way));
+        xlat__free(t->ctx, state, state_n * sizeof(*state));
+        if (!way || !state)
+            break;
+    }
+    return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: cannot grow beyond %u sets", t->name,
+                      t->sets);
+}
+
+static int check_entry(const xlat_tlb *t, const xlat_tlb_entry *e)
+{
+    if (e->page_shift < 12 || e->page_shift > 63)
+        return xlat__fail(t->ctx, XLAT_ERR_INVAL, "tlb %s: page_shift %u is outside 12..63",
+                          t->name, e->page_shift);
+    if (e->vpn >> (64 - e->page_shift))
+        return xlat__fail(t->ctx, XLAT_ERR_INVAL,
+                          "tlb %s: vpn 0x%llx does not fit a %u-bit page number", t->name,
+                          (unsigned long long)e->vpn, 64 - e->page_shift);
+    return XLAT_OK;
+}
+
+/* Evicts the policy's victim of a full `set` and returns its way index. */
+static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *victim)
+{
+    uint32_t slot = t->repl->victim(t, xlat__tlb_set_state(t, set));
+    struct tlb_way *w = &t->way[(size_t)set * t->ways + slot];
+    xlat_tlb_entry gone;
+    xlat__tlb_way_to_entry(w, &gone);
+    count_shift(t, w->page_shift, -1);
+    memset(w, 0, sizeof(*w));
+    t->stats.evictions++;
+    if (victim)
+        *victim = gone;
+    if (t->evict_fn)
+        t->evict_fn(t->evict_user, t, &gone);
+    return slot;
+}
+
+static int update_in_place(xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set)
+{
+    struct tlb_way *base = t->way + (size_t)set * t->ways;
+    for (uint32_t i = 0; i < t->ways; i++) {
+        struct tlb_way *w = &base[i];
+        if (w->page_shift == e->page_shift && w->vpn == e->vpn && w->pasid == e->pasid) {
+            entry_to_way(e, w);
+            t->repl->on_hit(t, xlat__tlb_set_state(t, set), i);
+            t->stats.updates++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim)
+{
+    if (!t || !e)
+        return xlat__fail(t ? t->ctx : NULL, XLAT_ERR_INVAL, "xlat_tlb_insert: NULL %s",
+                          t ? "entry" : "tlb");
+    int rc = check_entry(t, e);
+    if (rc != XLAT_OK)
+        return rc;
+    uint32_t set = xlat__tlb_set_of(t, e->vpn);
+    if (update_in_place(t, e, set))
+        return 0;
+    uint32_t slot = free_way(t->way, t->ways, set);
+    while (slot == t->ways && t->unbounded) {
+        if ((rc = grow(t)) != XLAT_OK)
+            return rc;
+        set = xlat__tlb_set_of(t, e->vpn);
+        slot = free_way(t->way, t->ways, set);
+    }
+    int evicted = slot == t->ways;
+    if (evicted)
+        slot = evict(t, set, victim);
+    entry_to_way(e, &t->way[(size_t)set * t->ways + slot]);
+    count_shift(t, e->page_shift, +1);
+    t->repl->on_fill(t, xlat__tlb_set_state(t, set), slot);
+    t->stats.inserts++;
+    return evicted;
+}
+
+int xlat_tlb_invalidate(xlat_tlb *t, uint32_t pasid, uint64_t vaddr)
+{
+    if (!t)
+        return XLAT_ERR_INVAL;
+    int removed = 0;
+    struct tlb_way *w;
+    while ((w = xlat__tlb_find(t, pasid, vaddr, 0)) != NULL) {
+        clear_way(t, w);
+        removed++;
+    }
+    return removed ? XLAT_OK : XLAT_ERR_NOT_FOUND;
+}
+
+int xlat_tlb_invalidate_pasid(xlat_tlb *t, uint32_t pasid)
+{
+    if (!t)
+        return XLAT_ERR_INVAL;
+    int removed = 0;
+    for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
+        if (t->way[i].page_shift && t->way[i].pasid == pasid) {
+            clear_way(t, &t->way[i]);
+            removed++;
+        }
+    }
+    return removed;
+}
+
+void xlat_tlb_flush(xlat_tlb *t)
+{
+    if (!t)
+        return;
+    t->stats.invalidations += t->count;
+    memset(t->way, 0, (size_t)t->sets * t->ways * sizeof(*t->way));
+    memset(t->repl_state, 0, (size_t)t->sets * t->repl_words * sizeof(uint64_t));
+    memset(t->shift_count, 0, sizeof(t->shift_count));
+    t->shift_mask = 0;
+    t->count = 0;
+}
