@@ -165,7 +165,10 @@ static void fill_done(void *arg, const xlat_resp *down)
 {
     struct tlb_mshr *m = arg;
     xlat_tlb_entry e = {0};
-    if (down->status == XLAT_OK) {
+    /* A permission fault still carries a valid translation: fill it and let
+     * each waiter's own access decide. */
+    int status = down->status == XLAT_ERR_PERM ? XLAT_OK : down->status;
+    if (status == XLAT_OK) {
         e.pasid = m->pasid;
         e.page_shift = down->page_shift;
         e.vpn = m->fwd.vaddr >> down->page_shift;
@@ -178,7 +181,7 @@ static void fill_done(void *arg, const xlat_resp *down)
             return;
         }
     }
-    complete_mshr(m, &e, down->status, down->resolver);
+    complete_mshr(m, &e, status, down->resolver);
 }
 
 static void forward_miss(void *arg)
