@@ -1,8 +1,10 @@
 /* The TLB as a structure: placement, lookup, insert, invalidation. */
 #include "tlb_internal.h"
 
-#define UNBOUNDED_WAYS 8
-#define UNBOUNDED_SETS 64
+/* An unbounded TLB doubles its sets when one set overflows; wide sets let
+ * it reach a high load before that happens. */
+#define UNBOUNDED_WAYS 32
+#define UNBOUNDED_SETS 16
 
 void xlat_tlb_config_init(xlat_tlb_config *cfg)
 {
@@ -85,7 +87,7 @@ static int init_storage(xlat_tlb *t)
         /* An ideal TLB is a hashed table that doubles instead of evicting. */
         t->cfg.index = XLAT_TLB_INDEX_HASH;
         t->ways = UNBOUNDED_WAYS;
-        t->repl = &xlat__repl_fifo;
+        t->repl = &xlat__repl_random; /* never asked for a victim; keeps no state */
         xlat__tlb_set_geometry(t, UNBOUNDED_SETS);
     } else {
         t->ways = t->cfg.ways;
