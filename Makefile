@@ -47,6 +47,9 @@ STATIC    := $(OUT)/libxlat.a
 SHARED    := $(OUT)/$(SOFILE)
 
 TEST_SRCS  := $(sort $(wildcard tests/check_*.c))
+# Helpers shared by the unit runner and the long runner.
+TEST_COMMON := tests/testutil.c tests/testutil.h tests/tlb_model.c tests/tlb_model.h
+LONG_SRCS  := $(sort $(wildcard tests/long/*.c))
 TEST_BIN   := $(BUILD)/tests/check_xlat
 LONG_BIN   := $(BUILD)/tests/check_long
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
@@ -84,14 +87,14 @@ $(BUILD)/examples/%: examples/%.c $(STATIC) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $< -o $@ $(STATIC) $(LDFLAGS)
 
-$(TEST_BIN): $(TEST_SRCS) tests/testutil.c tests/testutil.h tests/suites.h $(STATIC) $(SHARED)
+$(TEST_BIN): $(TEST_SRCS) $(TEST_COMMON) tests/suites.h $(STATIC) $(SHARED)
 	@mkdir -p $(dir $@)
-	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) tests/testutil.c \
+	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) $(filter %.c,$(TEST_COMMON)) \
 	    -o $@ $(STATIC) $(CHECK_LIBS) $(LDFLAGS)
 
-$(LONG_BIN): tests/long/*.c tests/testutil.c tests/testutil.h $(STATIC)
+$(LONG_BIN): $(LONG_SRCS) $(TEST_COMMON) $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) tests/long/*.c tests/testutil.c \
+	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(LONG_SRCS) $(filter %.c,$(TEST_COMMON)) \
 	    -o $@ $(STATIC) $(CHECK_LIBS) $(LDFLAGS)
 
 $(BENCH_BIN): $(BENCH_SRCS) tests/bench/bench.h $(STATIC)

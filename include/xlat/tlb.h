@@ -138,7 +138,8 @@ XLAT_API int xlat_tlb_probe(const xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr,
  * @brief Insert a translation.
  *
  * If the same (pasid, vpn, page_shift) is present it is updated in place and
- * made most recent, nothing is evicted. Otherwise an invalid way of the set
+ * made most recent (for FIFO: the newest; for PLRU: the tree points away
+ * from it), nothing is evicted. Otherwise an invalid way of the set
  * is filled, lowest first, or the policy's victim is evicted, copied to
  * `*victim` and reported to the eviction callback.
  * @param victim receives the evicted entry (may be NULL).

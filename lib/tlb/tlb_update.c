@@ -121,7 +121,8 @@ static int update_in_place(xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set)
         struct tlb_way *w = &base[i];
         if (w->page_shift == e->page_shift && w->vpn == e->vpn && w->pasid == e->pasid) {
             entry_to_way(e, w);
-            t->repl->on_hit(t, xlat__tlb_set_state(t, set), i);
+            /* "updated in place and made most recent": a refill, also for FIFO */
+            t->repl->on_fill(t, xlat__tlb_set_state(t, set), i);
             t->stats.updates++;
             return 1;
         }
