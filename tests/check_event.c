@@ -3,14 +3,14 @@
 
 #define MAX_LOG 4096
 
-typedef struct fired {
+typedef struct fired_event {
     uint64_t cycle;
     int tag;
-} fired;
+} fired_event;
 
 static struct {
     xlat_ctx *ctx;
-    fired log[MAX_LOG];
+    fired_event log[MAX_LOG];
     int n;
 } g;
 
@@ -40,7 +40,7 @@ START_TEST(same_cycle_fires_in_schedule_order)
     ck_assert_uint_eq(xlat_next_event(g.ctx), 3);
     ck_assert_int_eq(xlat_advance(g.ctx, 10), XLAT_OK);
     ck_assert_int_eq(g.n, 4);
-    const fired want[] = {{3, 2}, {3, 4}, {5, 1}, {5, 3}};
+    const fired_event want[] = {{3, 2}, {3, 4}, {5, 1}, {5, 3}};
     for (int i = 0; i < 4; i++) {
         ck_assert_uint_eq(g.log[i].cycle, want[i].cycle);
         ck_assert_int_eq(g.log[i].tag, want[i].tag);
@@ -64,7 +64,7 @@ START_TEST(delay_zero_from_callback_fires_same_advance)
     xlat_schedule(g.ctx, 2, record, (void *)9);
     ck_assert_int_eq(xlat_advance(g.ctx, 2), XLAT_OK);
     /* 1 fires, schedules 2 behind 9 (FIFO), 2 schedules 3. */
-    const fired want[] = {{2, 1}, {2, 9}, {2, 2}, {2, 3}};
+    const fired_event want[] = {{2, 1}, {2, 9}, {2, 2}, {2, 3}};
     ck_assert_int_eq(g.n, 4);
     for (int i = 0; i < 4; i++) {
         ck_assert_uint_eq(g.log[i].cycle, want[i].cycle);
