@@ -9,6 +9,7 @@ int main(void)
            xlat_version_string());
     bench_tlb();
     bench_timed();
+    printf("\n-- cuckoo filter --\n");
     bench_cuckoo();
     return 0;
 }
