@@ -162,4 +162,4 @@ clean:
 	    lib/libxlat.a lib/libxlat.so lib/libxlat.so.*
 
 distclean: clean
-	rm -rf config.mk config.log config.status autom4te.cache configure
+	rm -rf config.mk config.log config.status autom4te.cache configure aclocal.m4

@@ -36,6 +36,9 @@ extern "C" {
 
 /**
  * @brief The host's translation function.
+ * @param user the config's `resolve_user`.
+ * @param pasid the request's address space.
+ * @param vaddr the request's virtual address.
  * @param out receives the translation; `out->pasid` and `out->vpn` are
  *        preset from the request with the configured page_shift; set
  *        `pfn`, and change `page_shift`, `perm`, `flags`, `aux` as needed.

@@ -108,6 +108,8 @@ XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
 /**
  * @brief Create a TLB on `ctx`. All storage is allocated here (an unbounded
  *        TLB grows by doubling in xlat_tlb_insert()).
+ * @param ctx the context whose clock, seed and allocator the TLB uses.
+ * @param cfg the configuration (copied; `name` is copied too).
  * @param out receives the handle on success; untouched on failure.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL a NULL argument, zero ways, ways not dividing
@@ -123,6 +125,9 @@ XLAT_API void xlat_tlb_destroy(xlat_tlb *tlb);
 
 /**
  * @brief Look a translation up; a hit updates replacement state and statistics.
+ * @param tlb the TLB.
+ * @param pasid the address space.
+ * @param vaddr the virtual address (bytes; any offset within the page).
  * @param out receives the entry on a hit (may be NULL).
  * @retval XLAT_OK hit
  * @retval XLAT_ERR_NOT_FOUND miss
@@ -142,6 +147,8 @@ XLAT_API int xlat_tlb_probe(const xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr,
  * from it), nothing is evicted. Otherwise an invalid way of the set
  * is filled, lowest first, or the policy's victim is evicted, copied to
  * `*victim` and reported to the eviction callback.
+ * @param tlb the TLB.
+ * @param e the translation to insert (copied).
  * @param victim receives the evicted entry (may be NULL).
  * @return 1 when an entry was evicted, 0 when not, or a negative code:
  * @retval XLAT_ERR_INVAL NULL `tlb` or `e`, page_shift outside 12..63, or a
