@@ -277,6 +277,36 @@ START_TEST(no_next_target_answers_not_found)
 }
 END_TEST
 
+START_TEST(invalidation_reaches_requests_in_flight)
+{
+    send(1, 0x4000, XLAT_ACCESS_READ);
+    run_until(200); /* both levels hold page 4 now */
+    ck_assert_int_eq(send(2, 0x4000, XLAT_ACCESS_READ), XLAT_OK); /* an L1 hit ... */
+    ck_assert_int_eq(xlat_tlb_invalidate(h.l1, 1, 0x4000), XLAT_OK); /* ... shot down */
+    run_until(300);
+    ck_assert_int_eq(h.n, 2);
+    /* Not answered from the removed entry at 201: forwarded then, L2 hit at 211. */
+    ck_assert_uint_eq(h.done[1].completed, 211);
+    ck_assert_str_eq(h.done[1].resolver, "l2");
+
+    ck_assert_int_eq(send(3, 0x9000, XLAT_ACCESS_READ), XLAT_OK); /* a miss ... */
+    xlat_tick(h.ctx);
+    ck_assert_int_eq(xlat_tlb_invalidate_pasid(h.l1, 1), 1); /* ... shot down mid-flight */
+    run_until(500);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_int_eq(h.done[2].status, XLAT_OK); /* answered, */
+    ck_assert_int_eq(xlat_tlb_probe(h.l1, 1, 0x9000, NULL), XLAT_ERR_NOT_FOUND); /* not filled */
+    ck_assert_int_eq(xlat_tlb_probe(h.l2, 1, 0x9000, NULL), XLAT_OK);
+
+    send(4, 0xA000, XLAT_ACCESS_READ);
+    xlat_tick(h.ctx);
+    xlat_tlb_flush(h.l1);
+    run_until(800);
+    ck_assert_int_eq(h.n, 4);
+    ck_assert_uint_eq(xlat_tlb_count(h.l1), 0);
+}
+END_TEST
+
 static void count_evict(void *user, xlat_tlb *t, const xlat_tlb_entry *v)
 {
     (void)t;
@@ -419,6 +449,7 @@ Suite *tlb_timed_suite(void)
     tcase_add_test(tc, translation_fault_is_not_filled);
     tcase_add_test(tc, no_next_target_answers_not_found);
     tcase_add_test(tc, timed_fills_report_evictions);
+    tcase_add_test(tc, invalidation_reaches_requests_in_flight);
     tcase_add_test(tc, destroy_with_requests_in_flight);
     tcase_add_test(tc, every_accepted_request_completes_once);
     tcase_add_test(tc, steady_state_does_not_allocate);

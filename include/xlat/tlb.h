@@ -213,7 +213,11 @@ XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
  * @brief Timed lookup of `req` at the current cycle (see the group's notes).
  *
  * A hit whose permissions do not allow `req->access` is answered with
- * ::XLAT_ERR_PERM at t + latency. A miss waits in an MSHR keyed by PASID and
+ * ::XLAT_ERR_PERM at t + latency. An invalidation (invalidate,
+ * invalidate_pasid, flush) reaches requests in flight: a hit whose entry was
+ * removed before its answer is sent on to the next level then, and a miss
+ * of the invalidated address space outstanding at the time is answered
+ * without filling this TLB. A miss waits in an MSHR keyed by PASID and
  * 4 KiB virtual page; a second miss on the same key joins it (no new MSHR,
  * no new request downstream). Does not allocate once warm.
  * @retval XLAT_OK accepted: `done` will be called exactly once

@@ -63,6 +63,7 @@ struct xlat_tlb {
     xlat_tlb_evict_fn evict_fn;
     void *evict_user;
     struct tlb_timed *timed;
+    uint64_t epoch;        /* counts invalidations, for requests in flight */
 };
 
 /* Finds (pasid, vaddr) among the page sizes present; NULL on a miss. With
@@ -91,5 +92,8 @@ static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)
 int xlat__tlb_timed_init(xlat_tlb *t);
 void xlat__tlb_timed_release(xlat_tlb *t);
 size_t xlat__tlb_timed_bytes(const xlat_tlb *t);
+/* Tells the timed unit that entries of `pasid` (or all, with `all`) were
+ * invalidated, so nothing in flight answers or fills with them. */
+void xlat__tlb_timed_invalidated(xlat_tlb *t, int all, uint32_t pasid);
 
 #endif

@@ -16,12 +16,14 @@ struct tlb_pending {
     xlat_done_fn done;
     void *user;
     uint64_t issued;
+    uint64_t epoch; /* the TLB's invalidation epoch at acceptance */
     xlat_resp resp; /* a hit's answer, prepared at acceptance */
 };
 
 struct tlb_mshr {
     xlat_tlb *tlb;
     int busy;
+    int no_fill; /* invalidated while outstanding: answer, but do not fill */
     uint32_t pasid;
     uint64_t page;
     xlat_req fwd;
@@ -136,11 +138,27 @@ static void answer(xlat_tlb *t, struct tlb_pending *p, xlat_resp *r)
     done(user, r);
 }
 
+static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay);
+
 static void deliver_hit(void *arg)
 {
     struct tlb_pending *p = arg;
+    xlat_tlb *t = p->tlb;
+    if (p->epoch != t->epoch) {
+        /* An invalidation ran after the lookup: answer from what the TLB
+         * holds now, or go to the next level, never with a removed entry. */
+        struct tlb_way *w = xlat__tlb_find(t, p->req.pasid, p->req.vaddr, 0);
+        if (!w) {
+            if (join_miss(t, p, 0) != XLAT_OK)
+                xlat_schedule(t->ctx, 1, deliver_hit, p); /* no MSHR free: retry */
+            return;
+        }
+        xlat_tlb_entry e;
+        xlat__tlb_way_to_entry(w, &e);
+        make_resp(&p->resp, p, &e, XLAT_OK, t->name);
+    }
     xlat_resp r = p->resp;
-    answer(p->tlb, p, &r);
+    answer(t, p, &r);
 }
 
 /* Frees the MSHR, then answers every waiter from `e` or with `status`. */
@@ -164,24 +182,17 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
 static void fill_done(void *arg, const xlat_resp *down)
 {
     struct tlb_mshr *m = arg;
-    xlat_tlb_entry e = {0};
+    xlat_tlb_entry e = {
+        .pasid = m->pasid, .vpn = m->fwd.vaddr >> down->page_shift, .pfn = down->pfn,
+        .page_shift = down->page_shift, .perm = down->perm, .flags = down->flags,
+        .aux = down->aux,
+    };
     /* A permission fault still carries a valid translation: fill it and let
      * each waiter's own access decide. */
     int status = down->status == XLAT_ERR_PERM ? XLAT_OK : down->status;
-    if (status == XLAT_OK) {
-        e.pasid = m->pasid;
-        e.page_shift = down->page_shift;
-        e.vpn = m->fwd.vaddr >> down->page_shift;
-        e.pfn = down->pfn;
-        e.perm = down->perm;
-        e.flags = down->flags;
-        e.aux = down->aux;
-        if (xlat_tlb_insert(m->tlb, &e, NULL) < 0) {
-            complete_mshr(m, NULL, XLAT_ERR_INVAL, m->tlb->name);
-            return;
-        }
-    }
-    complete_mshr(m, &e, status, down->resolver);
+    if (status == XLAT_OK && !m->no_fill && xlat_tlb_insert(m->tlb, &e, NULL) < 0)
+        status = XLAT_ERR_INVAL; /* the next level answered an impossible page size */
+    complete_mshr(m, &e, status, status == XLAT_ERR_INVAL ? m->tlb->name : down->resolver);
 }
 
 static void forward_miss(void *arg)
@@ -197,6 +208,17 @@ static void forward_miss(void *arg)
         rc = xlat_schedule(t->ctx, 1, forward_miss, m); /* the next level is busy: retry */
     if (rc != XLAT_OK)
         complete_mshr(m, NULL, rc, t->name); /* never lose an accepted request */
+}
+
+void xlat__tlb_timed_invalidated(xlat_tlb *t, int all, uint32_t pasid)
+{
+    struct tlb_timed *tm = t->timed;
+    t->epoch++;
+    /* The page size of an outstanding fill is unknown until it arrives, so
+     * every miss of the address space is kept from filling. */
+    for (uint32_t i = 0; i < t->cfg.mshrs; i++)
+        if (tm->mshr[i].busy && (all || tm->mshr[i].pasid == pasid))
+            tm->mshr[i].no_fill = 1;
 }
 
 static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pasid,
@@ -224,6 +246,7 @@ static struct tlb_pending *new_pending(xlat_tlb *t, const xlat_req *req, xlat_do
     p->done = done;
     p->user = user;
     p->issued = t->ctx->now;
+    p->epoch = t->epoch;
     return p;
 }
 
@@ -254,32 +277,49 @@ static int accept_hit(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void 
     return XLAT_OK;
 }
 
-static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+/* Puts `p` behind the outstanding miss of its page, or in a free MSHR that
+ * forwards it after `delay` cycles. XLAT_ERR_AGAIN: every MSHR is busy. */
+static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
 {
     struct tlb_timed *tm = t->timed;
-    uint64_t page = req->vaddr >> MSHR_PAGE_SHIFT;
+    uint64_t page = p->req.vaddr >> MSHR_PAGE_SHIFT;
     struct tlb_mshr *free_one;
-    struct tlb_mshr *m = find_mshr(tm, t->cfg.mshrs, req->pasid, page, &free_one);
-    if (!m && !free_one)
-        return refuse(t, "every MSHR is busy");
-    struct tlb_pending *p = new_pending(t, req, done, user);
-    if (!p)
-        return out_of_memory(t, p);
+    struct tlb_mshr *m = find_mshr(tm, t->cfg.mshrs, p->req.pasid, page, &free_one);
+    p->next = NULL;
     if (m) {
         m->tail->next = p;
         m->tail = p;
         t->stats.mshr_merges++;
-    } else {
-        m = free_one;
-        if (xlat_schedule(t->ctx, t->cfg.latency, forward_miss, m) != XLAT_OK)
-            return out_of_memory(t, p);
-        m->busy = 1;
-        m->pasid = req->pasid;
-        m->page = page;
-        m->fwd = *req;
-        m->head = m->tail = p;
-        tm->busy++;
+        return XLAT_OK;
     }
+    if (!free_one)
+        return XLAT_ERR_AGAIN;
+    m = free_one;
+    int rc = xlat_schedule(t->ctx, delay, forward_miss, m);
+    if (rc != XLAT_OK)
+        return rc;
+    m->busy = 1;
+    m->no_fill = 0;
+    m->pasid = p->req.pasid;
+    m->page = page;
+    m->fwd = p->req;
+    m->head = m->tail = p;
+    tm->busy++;
+    return XLAT_OK;
+}
+
+static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    struct tlb_mshr *free_one;
+    if (!find_mshr(t->timed, t->cfg.mshrs, req->pasid, req->vaddr >> MSHR_PAGE_SHIFT, &free_one) &&
+        !free_one)
+        return refuse(t, "every MSHR is busy");
+    struct tlb_pending *p = new_pending(t, req, done, user);
+    if (!p)
+        return out_of_memory(t, p);
+    int rc = join_miss(t, p, t->cfg.latency);
+    if (rc != XLAT_OK)
+        return out_of_memory(t, p);
     t->stats.misses++;
     return XLAT_OK;
 }

@@ -168,6 +168,7 @@ int xlat_tlb_invalidate(xlat_tlb *t, uint32_t pasid, uint64_t vaddr)
         clear_way(t, w);
         removed++;
     }
+    xlat__tlb_timed_invalidated(t, 0, pasid);
     return removed ? XLAT_OK : XLAT_ERR_NOT_FOUND;
 }
 
@@ -182,6 +183,7 @@ int xlat_tlb_invalidate_pasid(xlat_tlb *t, uint32_t pasid)
             removed++;
         }
     }
+    xlat__tlb_timed_invalidated(t, 0, pasid);
     return removed;
 }
 
@@ -195,4 +197,5 @@ void xlat_tlb_flush(xlat_tlb *t)
     memset(t->shift_count, 0, sizeof(t->shift_count));
     t->shift_mask = 0;
     t->count = 0;
+    xlat__tlb_timed_invalidated(t, 1, 0);
 }
