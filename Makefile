@@ -48,7 +48,8 @@ SHARED    := $(OUT)/$(SOFILE)
 
 TEST_SRCS  := $(sort $(wildcard tests/check_*.c))
 # Helpers shared by the unit runner and the long runner.
-TEST_COMMON := tests/testutil.c tests/testutil.h tests/tlb_model.c tests/tlb_model.h
+TEST_COMMON := tests/testutil.c tests/testutil.h tests/tlb_model.c tests/tlb_model.h \
+               tests/shootdown_run.c tests/shootdown_run.h
 LONG_SRCS  := $(sort $(wildcard tests/long/*.c))
 TEST_BIN   := $(BUILD)/tests/check_xlat
 LONG_BIN   := $(BUILD)/tests/check_long

@@ -1,6 +1,7 @@
 /* The TLB as a timed unit: exact completion cycles through L1 -> L2 ->
  * responder, MSHR merging, refusals, faults, and the no-allocation proof. */
 #include "testutil.h"
+#include "shootdown_run.h"
 
 #define MAX_DONE 64
 
@@ -436,6 +437,20 @@ START_TEST(steady_state_does_not_allocate)
 }
 END_TEST
 
+START_TEST(shootdowns_leave_nothing_stale)
+{
+    shootdown_result r;
+    shootdown_run(31 + (uint64_t)_i, 20000, &r);
+    ck_assert_uint_eq(r.accepted, 20000);
+    ck_assert_uint_eq(r.completed_once, 20000);
+    ck_assert_uint_eq(r.duplicates, 0);
+    ck_assert_uint_eq(r.missing, 0);
+    ck_assert_uint_eq(r.wrong_space, 0);
+    ck_assert_uint_eq(r.stale, 0);
+    ck_assert_uint_gt(r.remaps, 100);
+}
+END_TEST
+
 Suite *tlb_timed_suite(void)
 {
     Suite *s = suite_create("tlb_timed");
@@ -453,5 +468,6 @@ Suite *tlb_timed_suite(void)
     tcase_add_test(tc, destroy_with_requests_in_flight);
     tcase_add_test(tc, every_accepted_request_completes_once);
     tcase_add_test(tc, steady_state_does_not_allocate);
+    tcase_add_loop_test(tc, shootdowns_leave_nothing_stale, 0, 3);
     return s;
 }

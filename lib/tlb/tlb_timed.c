@@ -221,13 +221,16 @@ void xlat__tlb_timed_invalidated(xlat_tlb *t, int all, uint32_t pasid)
             tm->mshr[i].no_fill = 1;
 }
 
+/* The MSHR a new miss on (pasid, page) joins, if any; a miss outstanding
+ * across an invalidation is not joined, so that nothing accepted after the
+ * invalidation is answered from a walk that began before it. */
 static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pasid,
                                   uint64_t page, struct tlb_mshr **free_one)
 {
     *free_one = NULL;
     for (uint32_t i = 0; i < n; i++) {
         struct tlb_mshr *m = &tm->mshr[i];
-        if (m->busy && m->pasid == pasid && m->page == page)
+        if (m->busy && !m->no_fill && m->pasid == pasid && m->page == page)
             return m;
         if (!m->busy && !*free_one)
             *free_one = m;

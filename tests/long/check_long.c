@@ -2,8 +2,9 @@
  * longer and over many seeds. */
 #include <stdlib.h>
 
-#include "testutil.h"
-#include "tlb_model.h"
+#include "../testutil.h"
+#include "../tlb_model.h"
+#include "../shootdown_run.h"
 
 START_TEST(tlb_long_against_model)
 {
@@ -11,11 +12,30 @@ START_TEST(tlb_long_against_model)
     for (int r = 0; r < 2; r++) {
         xlat_repl repl = r ? XLAT_REPL_FIFO : XLAT_REPL_LRU;
         for (unsigned w = 0; w < sizeof(ways) / sizeof(ways[0]); w++) {
-            uint64_t bad = tlb_model_run(77 + w + 100u * (unsigned)r, ways[w] * 32, ways[w], repl,
-                                         3000000);
-            ck_assert_msg(bad == 0, "%llu disagreements at %u ways, policy %d",
-                          (unsigned long long)bad, ways[w], repl);
+            for (uint64_t seed = 0; seed < 4; seed++) {
+                uint64_t bad = tlb_model_run(77 + w + 100u * (unsigned)r + 1000 * seed,
+                                             ways[w] * 32, ways[w], repl, 3000000);
+                ck_assert_msg(bad == 0, "%llu disagreements at %u ways, policy %d",
+                              (unsigned long long)bad, ways[w], repl);
+            }
         }
+    }
+}
+END_TEST
+
+START_TEST(shootdowns_long)
+{
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        shootdown_result r;
+        shootdown_run(seed, 500000, &r);
+        ck_assert_msg(r.completed_once == r.accepted && r.duplicates == 0 && r.missing == 0,
+                      "seed %llu: %llu accepted, %llu once, %llu twice, %llu never",
+                      (unsigned long long)seed, (unsigned long long)r.accepted,
+                      (unsigned long long)r.completed_once, (unsigned long long)r.duplicates,
+                      (unsigned long long)r.missing);
+        ck_assert_msg(r.stale == 0 && r.wrong_space == 0, "seed %llu: %llu stale, %llu wrong",
+                      (unsigned long long)seed, (unsigned long long)r.stale,
+                      (unsigned long long)r.wrong_space);
     }
 }
 END_TEST
@@ -25,6 +45,7 @@ int main(void)
     Suite *s = suite_create("long");
     TCase *tc = test_case(s, "randomized");
     tcase_add_test(tc, tlb_long_against_model);
+    tcase_add_test(tc, shootdowns_long);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
