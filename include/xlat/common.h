@@ -84,6 +84,14 @@ typedef struct xlat_tlb xlat_tlb;
 typedef struct xlat_cuckoo xlat_cuckoo;
 /** @brief A fixed-latency translation responder (see fixed.h). */
 typedef struct xlat_fixed xlat_fixed;
+/** @brief Simulated physical memory: regions and frame allocators (see physmem.h). */
+typedef struct xlat_physmem xlat_physmem;
+/** @brief Radix page tables, one per PASID (see pagetable.h). */
+typedef struct xlat_pagetable xlat_pagetable;
+/** @brief A page walk cache (see pwc.h). */
+typedef struct xlat_pwc xlat_pwc;
+/** @brief A pool of page-table walkers with a scheduler (see walker.h). */
+typedef struct xlat_walker xlat_walker;
 
 #ifdef __cplusplus
 }

@@ -16,5 +16,9 @@
 #include "tlb.h"
 #include "fixed.h"
 #include "cuckoo.h"
+#include "physmem.h"
+#include "pagetable.h"
+#include "pwc.h"
+#include "walker.h"
 
 #endif /* XLAT_XLAT_H */

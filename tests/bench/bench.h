@@ -41,5 +41,9 @@ extern volatile uint64_t bench_sink;
 void bench_tlb(void);
 void bench_timed(void);
 void bench_cuckoo(void);
+void bench_pagetable(void);
+void bench_pwc(void);
+void bench_walker(void);
+void bench_reference(void);
 
 #endif

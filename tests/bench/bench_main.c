@@ -11,5 +11,9 @@ int main(void)
     bench_timed();
     printf("\n-- cuckoo filter --\n");
     bench_cuckoo();
+    bench_pagetable();
+    bench_pwc();
+    bench_walker();
+    bench_reference();
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "../testutil.h"
 #include "../tlb_model.h"
 #include "../shootdown_run.h"
+#include "walk_sched_long.h"
 
 START_TEST(tlb_long_against_model)
 {
@@ -40,12 +41,52 @@ START_TEST(shootdowns_long)
 }
 END_TEST
 
+/* Walker schedulers under bursty traffic of 2-4 tenants: every accepted
+ * request is answered once and correctly, no walker idles beside work it
+ * may take, and a walk waits behind at most one foreign walk under DWS
+ * (DWS++: one per walk served from its queue while at most QUEUE_THRES full). */
+START_TEST(walk_sched_long)
+{
+    static const xlat_walk_sched sched[] = {XLAT_SCHED_FCFS, XLAT_SCHED_PARTITION,
+                                            XLAT_SCHED_DWS, XLAT_SCHED_DWSPP};
+    uint64_t stolen[4] = {0};
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        for (unsigned k = 0; k < 4; k++) {
+            for (uint32_t tenants = 2; tenants <= 4; tenants++) {
+                walk_sched_long_result r;
+                walk_sched_long_run(seed, sched[k], tenants, 20000, &r);
+                ck_assert_msg(!r.setup, "seed %llu sched %d: setup", (unsigned long long)seed,
+                              sched[k]);
+                ck_assert_msg(r.once == r.accepted && !r.never && !r.twice && !r.wrong,
+                              "seed %llu sched %d tenants %u: %llu once of %llu, %llu twice, "
+                              "%llu never, %llu wrong", (unsigned long long)seed, sched[k],
+                              tenants, (unsigned long long)r.once,
+                              (unsigned long long)r.accepted, (unsigned long long)r.twice,
+                              (unsigned long long)r.never, (unsigned long long)r.wrong);
+                ck_assert_msg(!r.idle_with_work, "seed %llu sched %d tenants %u: idle walker",
+                              (unsigned long long)seed, sched[k], tenants);
+                ck_assert_msg(r.interleave_max <= r.interleave_bound,
+                              "seed %llu sched %d tenants %u: interleave %llu > %llu",
+                              (unsigned long long)seed, sched[k], tenants,
+                              (unsigned long long)r.interleave_max,
+                              (unsigned long long)r.interleave_bound);
+                stolen[k] += r.stolen;
+            }
+        }
+    }
+    ck_assert_uint_eq(stolen[0] + stolen[1], 0);
+    ck_assert_uint_gt(stolen[2], 0);
+    ck_assert_uint_gt(stolen[3], 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("long");
     TCase *tc = test_case(s, "randomized");
     tcase_add_test(tc, tlb_long_against_model);
     tcase_add_test(tc, shootdowns_long);
+    tcase_add_test(tc, walk_sched_long);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

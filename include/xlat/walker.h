@@ -1,0 +1,379 @@
+/**
+ * @file walker.h
+ * @brief A pool of page-table walkers: a bounded request buffer, a
+ *        scheduler, page-table reads through a memory model, page walk
+ *        caches, faults, and neighborhood-aware coalescing.
+ */
+#ifndef XLAT_WALKER_H
+#define XLAT_WALKER_H
+
+#include "common.h"
+#include "pagetable.h"
+#include "pwc.h"
+#include "target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup walker Page-table walkers
+ * @brief Walks are sequences of real page-table reads, scheduled on a
+ *        shared set of walkers.
+ *
+ * A request accepted by xlat_walker_translate() waits in the buffer until
+ * the scheduler gives it a walker (a free walker takes an arriving request
+ * at once). A walk looks up the page walk cache, then reads one entry per
+ * remaining level, each read taking `mem_latency` cycles or as long as the
+ * host's memory takes. At the leaf the request is answered.
+ *
+ * @code
+ * xlat_walker_config wc;
+ * xlat_walker_config_init(&wc);
+ * wc.pt = pt; wc.pwc = pwc; wc.walkers = 8; wc.queue_entries = 256;
+ * wc.coalesce = true;                      // neighborhood-aware walks
+ * xlat_walker *walkers;
+ * xlat_walker_create(ctx, &wc, &walkers);
+ * xlat_target below = xlat_walker_target(walkers);
+ * xlat_tlb_set_next(l2, &below);
+ * @endcode
+ *
+ * **Schedulers** (chosen at create time):
+ * - ::XLAT_SCHED_FCFS: one shared queue, first come first served (the
+ *   baseline of all five papers).
+ * - ::XLAT_SCHED_PARTITION: walkers and queue slots split equally among
+ *   tenants; a tenant only ever uses its own walkers.
+ * - ::XLAT_SCHED_DWS: "Improving GPU Multi-tenancy with Page Walk
+ *   Stealing" §V, §VI-B: per-walker queues, least-loaded owned walker on arrival,
+ *   a walker steals only when its tenant has nothing queued.
+ * - ::XLAT_SCHED_DWSPP: the same paper's DWS++ (§V, §VI-B): epoch ratio ladder,
+ *   DIFF_THRES and QUEUE_THRES, no consecutive steals.
+ *
+ * **Neighborhood-aware coalescing** ("Neighborhood-aware address
+ * translation for irregular GPU applications" §IV) composes with every
+ * scheduler: when a read of level k completes, every buffered request of the
+ * same address space whose level-k entry lies in the same line is advanced
+ * (to done at the leaf, to the next node above it), and a request that an
+ * ongoing walk could serve is not started.
+ *
+ * **Callbacks** run inside xlat_tick()/xlat_advance() or inside
+ * xlat_walker_mem_done() / xlat_walker_fault_resume(); they may call
+ * xlat_walker_translate() and the functional page-table calls.
+ * @{
+ */
+
+/** @brief Scheduling policy. */
+typedef enum xlat_walk_sched {
+    XLAT_SCHED_FCFS = 0,      /**< One shared queue, first come first served. */
+    XLAT_SCHED_PARTITION = 1, /**< Static partition of walkers and queue slots among tenants. */
+    XLAT_SCHED_DWS = 2,       /**< Dynamic walker stealing. */
+    XLAT_SCHED_DWSPP = 3      /**< DWS++: stealing weighted by the tenants' walk rates. */
+} xlat_walk_sched;
+
+/** @brief How walkers are divided among tenants (partition, DWS, DWS++). */
+typedef enum xlat_walker_assign {
+    XLAT_ASSIGN_CONTIGUOUS = 0, /**< Tenant 0 owns walkers 0..N/T-1, tenant 1 the next block, ... */
+    XLAT_ASSIGN_INTERLEAVED = 1 /**< Walker i belongs to tenant i mod T. */
+} xlat_walker_assign;
+
+/** @brief DWS++ presets of the paper's Tables IV and VII. */
+typedef enum xlat_dwspp_variant {
+    XLAT_DWSPP_DEFAULT = 0,      /**< Table IV. */
+    XLAT_DWSPP_CONSERVATIVE = 1, /**< Table VII, Conservative: QUEUE_THRES 0.17. */
+    XLAT_DWSPP_AGGRESSIVE = 2    /**< Table VII, Aggressive: DIFF_THRES 0.3 throughout. */
+} xlat_dwspp_variant;
+
+/** @brief DWS++ parameters ("Improving GPU Multi-tenancy with Page Walk Stealing" §VI-B). */
+typedef struct xlat_dwspp_config {
+    uint32_t epoch_length;  /**< arrivals per epoch (default 200) */
+    double   ratio[4];      /**< upper bounds of the ratio ladder (1.5, 2, 3, 4) */
+    double   diff_thres[5]; /**< DIFF_THRES per rung; >= 1.0 means "no stealing" */
+    double   queue_thres;   /**< QUEUE_THRES (default 0.51) */
+    /** false: a ratio equal to a bound takes the lower rung (the paper's
+     *  "R <= 1.5"); true: it takes the next rung, as the authors' simulator does. */
+    bool     strict_bounds;
+} xlat_dwspp_config;
+
+/** @brief Fill `cfg` with a preset of Tables IV / VII. */
+XLAT_API void xlat_dwspp_preset(xlat_dwspp_config *cfg, xlat_dwspp_variant variant);
+
+/**
+ * @brief DIFF_THRES for an epoch in which the busier tenant enqueued `more`
+ *        walks and the other `fewer` (the ratio ladder of Table IV). A ratio
+ *        with `fewer` = 0 is infinite.
+ */
+XLAT_API double xlat_dwspp_threshold(const xlat_dwspp_config *cfg, uint64_t more, uint64_t fewer);
+
+/**
+ * @brief The DWS++ steal decision of a walker whose owner has walks queued.
+ * @param cfg parameters (queue_thres).
+ * @param diff_thres the current DIFF_THRES.
+ * @param is_stolen the walker's last walk was stolen (no consecutive steals).
+ * @param own_queue_len walks waiting in the walker's own queue.
+ * @param queue_cap capacity of one walker's queue.
+ * @param own_queued walks of the owner queued anywhere.
+ * @param own_capacity queue slots of the owner (queue_cap x its walkers).
+ * @param other_queued walks of the other tenant queued anywhere.
+ * @param other_capacity queue slots of the other tenant.
+ * @return true to steal from the other tenant, false to serve the owner.
+ */
+XLAT_API bool xlat_dwspp_should_steal(const xlat_dwspp_config *cfg, double diff_thres,
+                                      bool is_stolen, uint32_t own_queue_len, uint32_t queue_cap,
+                                      uint64_t own_queued, uint64_t own_capacity,
+                                      uint64_t other_queued, uint64_t other_capacity);
+
+/**
+ * @brief The current DIFF_THRES of `tenant` in a DWS++ pool: 1.0 ("no
+ *        stealing") until the first epoch ends, then the rung of the ratio
+ *        ladder its arrivals fell on (Table IV). Read-only, for tests and
+ *        statistics.
+ * @param pool the pool (any scheduler; only DWS++ changes the value).
+ * @param tenant a tenant below xlat_walker_config::tenants.
+ * @return the threshold; 1.0 for NULL, a tenant out of range or another scheduler.
+ */
+XLAT_API double xlat_walker_diff_thres(const xlat_walker *pool, uint32_t tenant);
+
+/**
+ * @brief The host's memory: read `bytes` at `paddr` for the walk step `token`.
+ * @return ::XLAT_OK (accepted: call xlat_walker_mem_done(pool, token) when the
+ *         data is there) or ::XLAT_ERR_AGAIN (busy: the walker retries next cycle).
+ */
+typedef int (*xlat_mem_read_fn)(void *user, uint64_t paddr, uint32_t bytes, uint64_t token);
+
+/** @brief A walk that reached a non-present entry. */
+typedef struct xlat_walk_fault {
+    uint64_t    token;       /**< for xlat_walker_fault_resume() */
+    uint64_t    id;          /**< the request's id */
+    uint32_t    pasid;       /**< its address space */
+    uint64_t    vaddr;       /**< its virtual address */
+    xlat_access access;      /**< its access kind */
+    uint32_t    level;       /**< level of the non-present entry */
+    uint64_t    entry_paddr; /**< physical address of that entry */
+} xlat_walk_fault;
+
+/**
+ * @brief Fault callback. The walker stays with the walk until the host calls
+ *        xlat_walker_fault_resume() (at once or later): with ::XLAT_OK after
+ *        mapping the page, the walk re-reads the entry and goes on; with an
+ *        error status, the request is answered with it.
+ */
+typedef void (*xlat_walk_fault_fn)(void *user, xlat_walker *pool, const xlat_walk_fault *fault);
+
+/** @brief A buffered or in-service request, as reported to hooks and inspection calls. */
+typedef struct xlat_walk_info {
+    uint64_t id;        /**< the request's id */
+    uint32_t pasid;     /**< address space */
+    uint64_t vaddr;     /**< virtual address */
+    uint32_t tenant;    /**< tenant (scheduling group) */
+    uint64_t arrival;   /**< cycle it was accepted */
+    int32_t  queue;     /**< queue it waits in (0 for the shared queue; the walker's for per-walker queues); -1 in service */
+    int32_t  walker;    /**< walker serving it, -1 while buffered */
+    uint32_t level;     /**< in service: level being read; buffered: PL, the deepest level
+                             coalesced so far (0 = none) */
+    uint64_t node_pfn;  /**< in service: node being read; buffered: PA, the node to read next */
+    bool     cl;        /**< buffered: an ongoing walk could serve it (not started) */
+    bool     stolen;    /**< in service on a walker of another tenant */
+} xlat_walk_info;
+
+/**
+ * @brief Scheduling hook: return true to keep a buffered request waiting
+ *        this time (for coalescing-aware policies). Called for candidates in
+ *        queue order whenever a walker looks for work.
+ */
+typedef bool (*xlat_walk_defer_fn)(void *user, const xlat_walk_info *candidate);
+
+/** @brief Kind of a traced walker event. */
+typedef enum xlat_walk_event_kind {
+    XLAT_WALK_ARRIVE = 0,   /**< a request was accepted (walker -1 when buffered) */
+    XLAT_WALK_START = 1,    /**< a walker started a request */
+    XLAT_WALK_READ = 2,     /**< a page-table read completed (level, line_paddr) */
+    XLAT_WALK_COALESCE = 3, /**< a buffered request advanced through another walk's read */
+    XLAT_WALK_DONE = 4      /**< a request was answered */
+} xlat_walk_event_kind;
+
+/** @brief A traced walker event. */
+typedef struct xlat_walk_event {
+    xlat_walk_event_kind kind; /**< what happened */
+    uint64_t cycle;            /**< when */
+    uint64_t id;               /**< the request */
+    uint32_t tenant;           /**< its tenant */
+    int32_t  walker;           /**< the walker involved (-1: none) */
+    uint32_t level;            /**< READ/COALESCE: the level of the line; DONE: 0 */
+    uint64_t line_paddr;       /**< READ/COALESCE: the 64-byte line */
+    bool     stolen;           /**< START: the walker belongs to another tenant */
+    int      status;           /**< DONE: the answer's status */
+} xlat_walk_event;
+
+/** @brief Trace callback (for tests, logs and visualisation). */
+typedef void (*xlat_walk_trace_fn)(void *user, const xlat_walk_event *ev);
+
+/** @brief Configuration; fill with xlat_walker_config_init(). */
+typedef struct xlat_walker_config {
+    uint32_t           struct_size;   /**< sizeof(xlat_walker_config), set by init. */
+    const char        *name;          /**< for responses and statistics (copied; NULL: "walker") */
+    xlat_pagetable    *pt;            /**< the page tables walked (required; not owned) */
+    xlat_pwc          *pwc;           /**< page walk cache (optional; not owned) */
+    uint32_t           walkers;       /**< walkers (default 8) */
+    uint32_t           queue_entries; /**< buffered requests in all (default 256); per-walker
+                                           schedulers give each walker queue_entries / walkers */
+    uint32_t           mem_latency;   /**< cycles per page-table read without `mem_read` (default 100) */
+    xlat_mem_read_fn   mem_read;      /**< host memory model (NULL: fixed latency) */
+    void              *mem_user;      /**< first argument of `mem_read` */
+    uint32_t           line_bytes;    /**< bytes per read, a power of two 8..4096 (default 64) */
+    xlat_walk_sched    sched;         /**< scheduler (default FCFS) */
+    uint32_t           tenants;       /**< tenants, 1..64 (default 1); tenant = pasid mod tenants
+                                           unless set by xlat_walker_set_tenant() */
+    xlat_walker_assign assign;        /**< walker ownership (default contiguous) */
+    bool               idle_steal;    /**< DWS/DWS++: an arrival may start on an idle walker of
+                                           another tenant when none of its own is idle (default true) */
+    xlat_dwspp_config  dwspp;         /**< DWS++ parameters (default Table IV) */
+    bool               coalesce;      /**< neighborhood-aware coalescing (default false) */
+    bool               coalesce_pwc;  /**< a walk started from a coalesced level also probes the
+                                           PWC and starts from the deeper of the two (default false) */
+    xlat_walk_fault_fn fault_fn;      /**< faults (NULL: answer ::XLAT_ERR_FAULT at once) */
+    void              *fault_user;    /**< first argument of `fault_fn` */
+    xlat_walk_defer_fn defer_fn;      /**< scheduling hook (NULL: none) */
+    void              *defer_user;    /**< first argument of `defer_fn` */
+    xlat_walk_trace_fn trace_fn;      /**< event trace (NULL: none) */
+    void              *trace_user;    /**< first argument of `trace_fn` */
+} xlat_walker_config;
+
+/** @brief Buckets of the latency histograms: bucket b counts latencies in [2^(b-1), 2^b) (b = 0: zero). */
+#define XLAT_WALK_HIST_BUCKETS 32
+
+/** @brief Pool counters. */
+typedef struct xlat_walker_stats {
+    uint64_t requests;        /**< accepted requests */
+    uint64_t refusals;        /**< requests refused with ::XLAT_ERR_AGAIN */
+    uint64_t walks;           /**< walks started on a walker */
+    uint64_t completed;       /**< requests answered */
+    uint64_t faults;          /**< fault callbacks (or fault answers without one) */
+    uint64_t reads;           /**< page-table reads */
+    uint64_t reads_level[XLAT_PT_MAX_LEVELS + 1]; /**< reads by level */
+    uint64_t pwc_lookups;     /**< PWC lookups */
+    uint64_t pwc_hits[XLAT_PT_MAX_LEVELS + 1];    /**< PWC hits by the level of the entry found */
+    uint64_t coalesced;       /**< requests answered from another walk's leaf read (no walk) */
+    uint64_t partial_coalesces; /**< buffered requests advanced by another walk's upper-level read */
+    uint64_t stolen;          /**< walks served by a walker of another tenant */
+    uint64_t mem_retries;     /**< reads the host's memory refused (retried) */
+    uint64_t queue_cycles;    /**< sum over answered requests of cycles waiting for a walker */
+    uint64_t service_cycles;  /**< sum of cycles from start (or coalescing) to answer */
+    uint64_t queue_hist[XLAT_WALK_HIST_BUCKETS];   /**< queueing latency histogram */
+    uint64_t service_hist[XLAT_WALK_HIST_BUCKETS]; /**< service latency histogram */
+} xlat_walker_stats;
+
+/** @brief Per-tenant counters. */
+typedef struct xlat_walker_tenant_stats {
+    uint64_t requests;        /**< accepted */
+    uint64_t completed;       /**< answered */
+    uint64_t queue_cycles;    /**< sum of queueing latency */
+    uint64_t service_cycles;  /**< sum of service latency */
+    uint64_t stolen;          /**< this tenant's walks served by other tenants' walkers */
+    uint64_t steals;          /**< walks this tenant's walkers stole from others */
+    uint64_t interleave;      /**< sum over walks of the foreign walks each waited behind */
+    uint64_t interleave_max;  /**< the longest run of foreign walks one walk waited behind */
+    uint64_t queued;          /**< walks waiting now */
+    uint64_t in_service;      /**< walks being walked now */
+} xlat_walker_tenant_stats;
+
+/** @brief Defaults: 8 walkers, 256 buffered, 100-cycle reads, 64-byte lines, FCFS, 1 tenant. */
+XLAT_API void xlat_walker_config_init(xlat_walker_config *cfg);
+
+/**
+ * @brief Create a walker pool on `ctx`.
+ * @param ctx the context.
+ * @param cfg the configuration (copied).
+ * @param out receives the handle.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL arguments or `pt`, walkers 0, queue_entries 0
+ *         (or fewer than one per walker for per-walker schedulers), tenants
+ *         outside 1..64 or more tenants than walkers for partition/DWS,
+ *         walkers not divisible by tenants for partition/DWS, a line size
+ *         that is not a power of two in 8..4096, an unknown scheduler, a PWC
+ *         whose geometry differs from the page table's, a bad DWS++ ladder
+ * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker **out);
+
+/** @brief Destroy; requests in flight are dropped unanswered. NULL does nothing. */
+XLAT_API void xlat_walker_destroy(xlat_walker *pool);
+
+/**
+ * @brief Accept a translation request at the current cycle.
+ * @retval XLAT_OK accepted; `done` is called exactly once
+ * @retval XLAT_ERR_AGAIN the buffer (or, for per-walker schedulers, every
+ *         queue the request may use) is full; nothing was taken
+ * @retval XLAT_ERR_INVAL NULL `pool`, `req` or `done`
+ */
+XLAT_API int xlat_walker_translate(xlat_walker *pool, const xlat_req *req, xlat_done_fn done,
+                                   void *user);
+
+/** @brief The pool as an ::xlat_target. */
+XLAT_API xlat_target xlat_walker_target(xlat_walker *pool);
+
+/**
+ * @brief The host's memory answers the read `token`.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_NOT_FOUND no read with that token is outstanding
+ */
+XLAT_API int xlat_walker_mem_done(xlat_walker *pool, uint64_t token);
+
+/**
+ * @brief Resume a faulted walk: `status` ::XLAT_OK re-reads the entry (the
+ *        host has mapped the page); any other status answers the request with it.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_NOT_FOUND no faulted walk has that token
+ */
+XLAT_API int xlat_walker_fault_resume(xlat_walker *pool, uint64_t token, int status);
+
+/**
+ * @brief Put `pasid` in scheduling group `tenant` (default: pasid mod tenants).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL or tenant out of range
+ * @retval XLAT_ERR_FULL too many explicit assignments (at most 256)
+ */
+XLAT_API int xlat_walker_set_tenant(xlat_walker *pool, uint32_t pasid, uint32_t tenant);
+
+/** @brief Requests waiting in the buffer (0 for NULL). */
+XLAT_API size_t xlat_walker_buffered(const xlat_walker *pool);
+
+/** @brief Walkers busy now (0 for NULL). */
+XLAT_API uint32_t xlat_walker_busy(const xlat_walker *pool);
+
+/**
+ * @brief The `index`-th buffered request in arrival order (PL, PA, CL).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_NOT_FOUND fewer buffered requests
+ */
+XLAT_API int xlat_walker_buffered_info(const xlat_walker *pool, size_t index, xlat_walk_info *out);
+
+/**
+ * @brief What walker `walker` is doing (its walk service table entry).
+ * @retval XLAT_OK busy, `*out` filled
+ * @retval XLAT_ERR_NOT_FOUND idle
+ * @retval XLAT_ERR_INVAL NULL or no such walker
+ */
+XLAT_API int xlat_walker_service_info(const xlat_walker *pool, uint32_t walker, xlat_walk_info *out);
+
+/** @brief Copy the pool counters (zeros for NULL). */
+XLAT_API void xlat_walker_stats_get(const xlat_walker *pool, xlat_walker_stats *out);
+
+/**
+ * @brief Copy the counters of `tenant`.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL or tenant out of range
+ */
+XLAT_API int xlat_walker_tenant_stats_get(const xlat_walker *pool, uint32_t tenant,
+                                          xlat_walker_tenant_stats *out);
+
+/** @brief Zero the counters (pool and tenants; current queue/service gauges stay). */
+XLAT_API void xlat_walker_stats_reset(xlat_walker *pool);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_WALKER_H */

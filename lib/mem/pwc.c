@@ -1,0 +1,345 @@
+/* Page walk caches built from TLBs. An entry of level k is a "page" of
+ * 2^level_shift(k) bytes whose frame is the level k-1 node: the TLB's tag
+ * (pasid, vaddr >> page_shift) is exactly the PWC's, so a per-level PWC is one
+ * xlat_tlb per cached level and a unified PWC is one xlat_tlb holding several
+ * page sizes. The TLB tries its smallest page size first, which for a unified
+ * PWC is the deepest level: the longest-prefix match. */
+#include <stdio.h>
+
+#include "internal.h"
+#include "xlat/pagetable.h"
+#include "xlat/pwc.h"
+
+/* Slots of the config's per-level arrays (index 0: the unified cache). */
+#define PWC_SLOTS 8
+/* The widest virtual address xlat_pagetable_create() accepts: a PWC has the
+ * geometry of the table it caches. */
+#define PWC_MAX_VA_BITS 57
+
+_Static_assert(XLAT_PT_MAX_LEVELS < PWC_SLOTS, "pwc arrays must index every level");
+_Static_assert(sizeof(((xlat_pwc_config *)0)->entries) == PWC_SLOTS * sizeof(uint32_t),
+               "PWC_SLOTS must match xlat_pwc_config.entries");
+
+struct xlat_pwc {
+    xlat_ctx *ctx;
+    char *name;
+    xlat_pwc_config cfg;
+    xlat_tlb *of_level[PWC_SLOTS]; /* the cache that holds level k; NULL: level not kept */
+    xlat_tlb *cache[PWC_SLOTS];    /* the distinct caches (owned), deepest level first */
+    uint32_t ncache;
+    xlat_pwc_stats stats;
+};
+
+void xlat_pwc_config_init(xlat_pwc_config *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->struct_size = sizeof(*cfg);
+    cfg->name = "pwc";
+    cfg->org = XLAT_PWC_PER_LEVEL;
+    cfg->levels = 4;
+    cfg->bits_per_level = 9;
+    cfg->page_shift = 12;
+    cfg->entries[0] = 32;
+    /* Every level a table may have, so raising `levels` alone keeps 16 per level. */
+    for (uint32_t k = 2; k <= XLAT_PT_MAX_LEVELS; k++)
+        cfg->entries[k] = 16;
+    cfg->repl = XLAT_REPL_LRU;
+    cfg->latency = 1;
+}
+
+static uint8_t level_shift(const xlat_pwc_config *c, uint32_t level)
+{
+    return (uint8_t)(c->page_shift + c->bits_per_level * (level - 1));
+}
+
+/* The inverse of level_shift(): every shift a PWC inserts is one of a level. */
+static uint32_t level_of_shift(const xlat_pwc_config *c, uint8_t shift)
+{
+    return (shift - c->page_shift) / c->bits_per_level + 1;
+}
+
+/* The config slots that hold caches: 0 for unified, else levels 2..levels. */
+static void slot_range(const xlat_pwc_config *c, uint32_t *first, uint32_t *last)
+{
+    *first = c->org == XLAT_PWC_UNIFIED ? 0 : 2;
+    *last = c->org == XLAT_PWC_UNIFIED ? 0 : c->levels;
+}
+
+static void slot_label(uint32_t slot, char *buf, size_t size)
+{
+    if (slot == 0)
+        snprintf(buf, size, "unified");
+    else
+        snprintf(buf, size, "level %u", slot);
+}
+
+static uint32_t slot_ways(const xlat_pwc_config *c, uint32_t slot)
+{
+    return c->ways[slot] ? c->ways[slot] : c->entries[slot];
+}
+
+static int check_geometry(xlat_ctx *ctx, const xlat_pwc_config *c, const char *n)
+{
+    if ((unsigned)c->org > XLAT_PWC_UNIFIED)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: unknown organisation %d", n, (int)c->org);
+    if (c->levels < 2 || c->levels > XLAT_PT_MAX_LEVELS)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: levels %u is outside 2..%d", n, c->levels,
+                          XLAT_PT_MAX_LEVELS);
+    if (c->bits_per_level < 1 || c->bits_per_level > 9)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: bits_per_level %u is outside 1..9", n,
+                          c->bits_per_level);
+    if (c->page_shift != 12)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: page_shift %u is not 12", n,
+                          c->page_shift);
+    /* Bounds above keep this product small; it also keeps level_shift < 64. */
+    if (c->page_shift + c->levels * c->bits_per_level > PWC_MAX_VA_BITS)
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "pwc %s: %u levels of %u bits make a %u-bit address, beyond %d", n,
+                          c->levels, c->bits_per_level,
+                          c->page_shift + c->levels * c->bits_per_level, PWC_MAX_VA_BITS);
+    if ((unsigned)c->repl > XLAT_REPL_PLRU)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: unknown replacement policy %d", n,
+                          (int)c->repl);
+    return XLAT_OK;
+}
+
+/* Checked here rather than left to xlat_tlb_create() so that the message
+ * names the level, not an internal TLB. */
+static int check_slot(xlat_ctx *ctx, const xlat_pwc_config *c, const char *n, uint32_t slot)
+{
+    uint32_t entries = c->entries[slot], ways = slot_ways(c, slot);
+    char what[24];
+    if (entries == 0)
+        return XLAT_OK; /* disabled: its ways do not matter */
+    slot_label(slot, what, sizeof(what));
+    if (entries % ways)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: %s: ways (%u) must divide entries (%u)",
+                          n, what, ways, entries);
+    if (c->repl == XLAT_REPL_PLRU && !xlat__is_pow2(ways))
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "pwc %s: %s: PLRU needs a power-of-two number of ways, not %u", n, what,
+                          ways);
+    return XLAT_OK;
+}
+
+static int check_config(xlat_ctx *ctx, const xlat_pwc_config *c)
+{
+    const char *n = c->name ? c->name : "pwc";
+    int rc = check_geometry(ctx, c, n);
+    uint32_t first, last;
+    if (rc != XLAT_OK)
+        return rc;
+    slot_range(c, &first, &last);
+    for (uint32_t s = first; s <= last && rc == XLAT_OK; s++)
+        rc = check_slot(ctx, c, n, s);
+    return rc;
+}
+
+/* One bounded TLB for `slot`, used functionally only: the PWC's latency is
+ * charged by walkers, so the TLB's timed part is kept minimal. */
+static int make_cache(xlat_pwc *p, uint32_t slot, xlat_tlb **out)
+{
+    xlat_tlb_config tc;
+    char name[128];
+    xlat_tlb_config_init(&tc);
+    if (slot == 0)
+        snprintf(name, sizeof(name), "%s.unified", p->name);
+    else
+        snprintf(name, sizeof(name), "%s.l%u", p->name, slot);
+    tc.name = name;
+    tc.entries = p->cfg.entries[slot];
+    tc.ways = slot_ways(&p->cfg, slot);
+    tc.repl = p->cfg.repl;
+    tc.latency = 0;
+    tc.mshrs = 1;
+    return xlat_tlb_create(p->ctx, &tc, out);
+}
+
+/* Creates the caches deepest level first, the order lookups try them in. */
+static int build_caches(xlat_pwc *p)
+{
+    uint32_t first, last;
+    slot_range(&p->cfg, &first, &last);
+    for (uint32_t s = first; s <= last; s++) {
+        xlat_tlb *t;
+        if (p->cfg.entries[s] == 0)
+            continue;
+        int rc = make_cache(p, s, &t);
+        if (rc != XLAT_OK)
+            return rc;
+        p->cache[p->ncache++] = t;
+        for (uint32_t k = 2; k <= p->cfg.levels; k++)
+            if (s == 0 || s == k)
+                p->of_level[k] = t;
+    }
+    return XLAT_OK;
+}
+
+static void pwc_free(xlat_pwc *p)
+{
+    for (uint32_t i = 0; i < p->ncache; i++)
+        xlat_tlb_destroy(p->cache[i]);
+    xlat__strfree(p->ctx, p->name);
+    xlat__free(p->ctx, p, sizeof(*p));
+}
+
+int xlat_pwc_create(xlat_ctx *ctx, const xlat_pwc_config *cfg, xlat_pwc **out)
+{
+    xlat_pwc_config c;
+    if (!ctx || !cfg || !out)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_pwc_create: NULL %s",
+                          !ctx ? "ctx" : !cfg ? "cfg" : "out");
+    xlat_pwc_config_init(&c);
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_pwc_config");
+    if (rc == XLAT_OK)
+        rc = check_config(ctx, &c);
+    if (rc != XLAT_OK)
+        return rc;
+    xlat_pwc *p = xlat__alloc(ctx, sizeof(*p));
+    if (!p)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_pwc_create: out of memory");
+    p->ctx = ctx;
+    p->cfg = c;
+    p->name = xlat__strdup(ctx, c.name ? c.name : "pwc");
+    p->cfg.name = p->name;
+    /* The config is checked, so a cache can only fail for memory. */
+    rc = p->name ? build_caches(p) : XLAT_ERR_NOMEM;
+    if (rc != XLAT_OK) {
+        pwc_free(p);
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_pwc_create: out of memory for %s",
+                          c.name ? c.name : "pwc");
+    }
+    *out = p;
+    return XLAT_OK;
+}
+
+void xlat_pwc_destroy(xlat_pwc *p)
+{
+    if (p)
+        pwc_free(p);
+}
+
+/* The deepest cached level for vaddr, or 0. Caches are tried deepest first
+ * and each tries its smallest page size first, so the first hit is the
+ * longest prefix. Only the entry used is touched: the walk does not read
+ * the shallower ones. */
+static uint32_t find(const xlat_pwc *p, uint32_t pasid, uint64_t vaddr, int touch,
+                     xlat_pwc_hit *hit)
+{
+    for (uint32_t i = 0; i < p->ncache; i++) {
+        xlat_tlb_entry e;
+        int rc = touch ? xlat_tlb_lookup(p->cache[i], pasid, vaddr, &e)
+                       : xlat_tlb_probe(p->cache[i], pasid, vaddr, &e);
+        if (rc != XLAT_OK)
+            continue;
+        hit->level = level_of_shift(&p->cfg, e.page_shift);
+        hit->next_level = hit->level - 1;
+        hit->node_pfn = e.pfn;
+        return hit->level;
+    }
+    return 0;
+}
+
+int xlat_pwc_lookup(xlat_pwc *p, uint32_t pasid, uint64_t vaddr, xlat_pwc_hit *out)
+{
+    xlat_pwc_hit h;
+    if (!p)
+        return XLAT_ERR_INVAL;
+    p->stats.lookups++;
+    if (!find(p, pasid, vaddr, 1, &h)) {
+        p->stats.misses++;
+        return XLAT_ERR_NOT_FOUND;
+    }
+    p->stats.hits[h.level]++;
+    if (out)
+        *out = h;
+    return XLAT_OK;
+}
+
+int xlat_pwc_probe(const xlat_pwc *p, uint32_t pasid, uint64_t vaddr, xlat_pwc_hit *out)
+{
+    xlat_pwc_hit h;
+    if (!p)
+        return XLAT_ERR_INVAL;
+    if (!find(p, pasid, vaddr, 0, &h))
+        return XLAT_ERR_NOT_FOUND;
+    if (out)
+        *out = h;
+    return XLAT_OK;
+}
+
+int xlat_pwc_fill(xlat_pwc *p, uint32_t pasid, uint64_t vaddr, uint32_t level, uint64_t node_pfn)
+{
+    if (!p)
+        return XLAT_ERR_INVAL;
+    if (level < 2 || level > p->cfg.levels)
+        return xlat__fail(p->ctx, XLAT_ERR_INVAL,
+                          "pwc %s: cannot fill level %u; cached levels are 2..%u", p->name, level,
+                          p->cfg.levels);
+    xlat_tlb *t = p->of_level[level];
+    if (!t)
+        return XLAT_OK; /* a disabled level keeps nothing, and counts no fill */
+    uint8_t shift = level_shift(&p->cfg, level);
+    xlat_tlb_entry e = {.pasid = pasid, .vpn = vaddr >> shift, .pfn = node_pfn,
+                        .page_shift = shift};
+    /* Bounded caches and a checked geometry: the insert cannot fail. */
+    int rc = xlat_tlb_insert(t, &e, NULL);
+    if (rc < 0)
+        return rc;
+    p->stats.fills++;
+    p->stats.evictions += (uint64_t)rc;
+    return XLAT_OK;
+}
+
+int xlat_pwc_invalidate(xlat_pwc *p, uint32_t pasid, uint64_t vaddr)
+{
+    if (!p)
+        return XLAT_ERR_INVAL;
+    /* xlat_tlb_invalidate() only says whether something matched; a unified
+     * cache may drop one entry per level, so count by occupancy. */
+    size_t removed = 0;
+    for (uint32_t i = 0; i < p->ncache; i++) {
+        size_t before = xlat_tlb_count(p->cache[i]);
+        xlat_tlb_invalidate(p->cache[i], pasid, vaddr);
+        removed += before - xlat_tlb_count(p->cache[i]);
+    }
+    return (int)removed;
+}
+
+int xlat_pwc_invalidate_pasid(xlat_pwc *p, uint32_t pasid)
+{
+    if (!p)
+        return XLAT_ERR_INVAL;
+    int removed = 0;
+    for (uint32_t i = 0; i < p->ncache; i++)
+        removed += xlat_tlb_invalidate_pasid(p->cache[i], pasid);
+    return removed;
+}
+
+void xlat_pwc_flush(xlat_pwc *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->ncache; i++)
+        xlat_tlb_flush(p->cache[i]);
+}
+
+uint32_t xlat_pwc_latency(const xlat_pwc *p) { return p ? p->cfg.latency : 0; }
+
+void xlat_pwc_stats_get(const xlat_pwc *p, xlat_pwc_stats *out)
+{
+    if (!out)
+        return;
+    if (p)
+        *out = p->stats;
+    else
+        memset(out, 0, sizeof(*out));
+}
+
+void xlat_pwc_stats_reset(xlat_pwc *p)
+{
+    if (p)
+        memset(&p->stats, 0, sizeof(p->stats));
+}

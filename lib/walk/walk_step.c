@@ -1,0 +1,242 @@
+/*
+ * The walk engine: a walk consults the page walk cache, then reads one
+ * entry per level through the memory model until it reaches a leaf or a
+ * non-present entry. Every read is a real 64-byte line of the page table.
+ */
+#include "walker_internal.h"
+#include "../mem/pagetable_internal.h"
+
+#define TOKEN_WALKER_BITS 20
+
+static void issue_read(struct walk_unit *u);
+
+uint64_t xlat__walk_entry_paddr(const struct xlat_walker *p, uint64_t node_pfn, uint64_t vaddr,
+                                uint32_t level)
+{
+    return (node_pfn << 12) + (uint64_t)xlat_pagetable_index(p->pt, vaddr, level) * 8;
+}
+
+static uint32_t unit_index(const struct walk_unit *u) { return (uint32_t)(u - u->pool->unit); }
+
+static uint64_t unit_token(const struct walk_unit *u)
+{
+    return (uint64_t)u->gen << TOKEN_WALKER_BITS | unit_index(u);
+}
+
+/* The walker for `token`, or NULL when it names nothing outstanding. */
+static struct walk_unit *token_unit(struct xlat_walker *p, uint64_t token)
+{
+    uint64_t w = token & ((1u << TOKEN_WALKER_BITS) - 1);
+    if (w >= p->cfg.walkers || p->unit[w].gen != (uint32_t)(token >> TOKEN_WALKER_BITS))
+        return NULL;
+    return p->unit[w].r ? &p->unit[w] : NULL;
+}
+
+static void retire(struct walk_unit *u)
+{
+    struct xlat_walker *p = u->pool;
+    p->tenant[u->r->tenant].st.in_service--;
+    u->r = NULL;
+    u->waiting = u->faulted = 0;
+    u->gen++;
+    p->busy--;
+}
+
+/* The walker's walk ends with leaf `pte` (or `status`); the walker is free
+ * before the requester hears of it. */
+static void finish(struct walk_unit *u, uint64_t pte, int status)
+{
+    struct walk_req *r = u->r;
+    uint32_t level = u->level;
+    retire(u);
+    xlat__walk_answer(u->pool, r, pte, level, status);
+}
+
+static void fault(struct walk_unit *u)
+{
+    struct xlat_walker *p = u->pool;
+    p->st.faults++;
+    if (!p->cfg.fault_fn) {
+        finish(u, 0, XLAT_ERR_FAULT);
+        return;
+    }
+    u->faulted = 1;
+    xlat_walk_fault f = {
+        .token = unit_token(u), .id = u->r->req.id, .pasid = u->r->req.pasid,
+        .vaddr = u->r->req.vaddr, .access = u->r->req.access, .level = u->level,
+        .entry_paddr = u->entry_paddr,
+    };
+    p->cfg.fault_fn(p->cfg.fault_user, p, &f);
+}
+
+/* Answers the requests a line served through coalescing. */
+static void answer_chain(struct xlat_walker *p, struct walk_req *chain)
+{
+    while (chain) {
+        struct walk_req *next = chain->qnext;
+        chain->start = p->ctx->now;
+        p->st.coalesced++;
+        xlat__walk_answer(p, chain, chain->pa, chain->pl, XLAT_OK);
+        chain = next;
+    }
+}
+
+static void read_done(struct walk_unit *u)
+{
+    struct xlat_walker *p = u->pool;
+    uint64_t pte = 0;
+    u->waiting = 0;
+    p->st.reads++;
+    p->st.reads_level[u->level]++;
+    xlat__pt_read(p->pt, u->entry_paddr, &pte);
+    xlat__walk_trace(p, XLAT_WALK_READ, u->r, (int32_t)unit_index(u), u->level,
+                     u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1), XLAT_OK);
+    struct walk_req *served = p->cfg.coalesce ? xlat__coalesce_line(p, unit_index(u)) : NULL;
+    if (!(pte & XLAT_PTE_PRESENT)) {
+        fault(u);
+    } else if (u->level == 1 || ((pte & XLAT_PTE_PS) && u->level <= 3)) {
+        finish(u, pte, XLAT_OK);
+    } else {
+        if (p->cfg.pwc)
+            xlat_pwc_fill(p->cfg.pwc, u->r->req.pasid, u->r->req.vaddr, u->level,
+                          xlat_pte_pfn(pte));
+        u->level--;
+        u->node_pfn = xlat_pte_pfn(pte);
+        issue_read(u);
+    }
+    answer_chain(p, served);
+    xlat__walk_kick(p);
+}
+
+static void read_done_event(void *arg) { read_done(arg); }
+
+static void issue_read_event(void *arg) { issue_read(arg); }
+
+static void issue_read(struct walk_unit *u)
+{
+    struct xlat_walker *p = u->pool;
+    u->entry_paddr = xlat__walk_entry_paddr(p, u->node_pfn, u->r->req.vaddr, u->level);
+    if (!p->cfg.mem_read) {
+        xlat_schedule(p->ctx, p->cfg.mem_latency, read_done_event, u);
+        return;
+    }
+    uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);
+    if (p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, unit_token(u)) == XLAT_OK) {
+        u->waiting = 1;
+        return;
+    }
+    p->st.mem_retries++; /* the host's memory is busy: try again next cycle */
+    xlat_schedule(p->ctx, 1, issue_read_event, u);
+}
+
+/* Where a walk begins: the root, the node its coalescing reached (PA), or
+ * the deepest page-walk-cache hit; returns the PWC latency to charge. */
+static uint32_t start_point(struct walk_unit *u)
+{
+    struct xlat_walker *p = u->pool;
+    struct walk_req *r = u->r;
+    u->level = p->levels;
+    if (xlat__pt_root(p->pt, r->req.pasid, &u->node_pfn) != XLAT_OK)
+        u->node_pfn = UINT64_MAX; /* no table for this address space */
+    if (r->pl) {
+        u->level = r->pl - 1u;
+        u->node_pfn = r->pa;
+    }
+    xlat_pwc_hit hit;
+    if (!p->cfg.pwc || (r->pl && !p->cfg.coalesce_pwc))
+        return 0;
+    p->st.pwc_lookups++;
+    if (xlat_pwc_lookup(p->cfg.pwc, r->req.pasid, r->req.vaddr, &hit) == XLAT_OK) {
+        p->st.pwc_hits[hit.level]++;
+        if (hit.next_level < u->level) {
+            u->level = hit.next_level;
+            u->node_pfn = hit.node_pfn;
+        }
+    }
+    return xlat_pwc_latency(p->cfg.pwc);
+}
+
+/* Begins (or, after a fault, re-begins) the walk's reads. */
+static void begin(struct walk_unit *u)
+{
+    uint32_t delay = start_point(u);
+    if (u->node_pfn == UINT64_MAX) {
+        u->entry_paddr = 0;
+        fault(u);
+    } else if (delay) {
+        xlat_schedule(u->pool->ctx, delay, issue_read_event, u);
+    } else {
+        issue_read(u);
+    }
+}
+
+void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, bool stolen)
+{
+    struct walk_unit *u = &p->unit[w];
+    u->r = r;
+    u->stolen = stolen;
+    u->is_stolen = stolen; /* DWS++: set by a steal, cleared by serving the owner */
+    r->start = p->ctx->now;
+    r->queue = -1;
+    p->busy++;
+    p->st.walks++;
+    p->tenant[r->tenant].st.in_service++;
+    if (stolen) {
+        p->st.stolen++;
+        p->tenant[r->tenant].st.stolen++;
+        p->tenant[u->owner].st.steals++;
+    }
+    xlat__walk_trace(p, XLAT_WALK_START, r, (int32_t)w, 0, 0, XLAT_OK);
+    begin(u);
+}
+
+void xlat__walk_kick(struct xlat_walker *p)
+{
+    if (p->kicking)
+        return;
+    p->kicking = true;
+    for (uint32_t w = 0; w < p->cfg.walkers && p->buffered; w++) {
+        if (p->unit[w].r)
+            continue;
+        bool stolen = false;
+        struct walk_req *r = p->ops->select(p, w, &stolen);
+        if (!r)
+            continue;
+        xlat__pending_remove(p, r);
+        xlat__walk_start(p, w, r, stolen);
+    }
+    p->kicking = false;
+}
+
+int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
+{
+    if (!p)
+        return XLAT_ERR_INVAL;
+    struct walk_unit *u = token_unit(p, token);
+    if (!u || !u->waiting)
+        return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
+                          "walker %s: no page-table read is outstanding for token 0x%llx",
+                          p->name, (unsigned long long)token);
+    read_done(u);
+    return XLAT_OK;
+}
+
+int xlat_walker_fault_resume(xlat_walker *p, uint64_t token, int status)
+{
+    if (!p)
+        return XLAT_ERR_INVAL;
+    struct walk_unit *u = token_unit(p, token);
+    if (!u || !u->faulted)
+        return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
+                          "walker %s: no faulted walk has token 0x%llx", p->name,
+                          (unsigned long long)token);
+    u->faulted = 0;
+    if (status != XLAT_OK)
+        finish(u, 0, status);
+    else if (u->node_pfn == UINT64_MAX)
+        begin(u); /* the address space had no table: look for its root again */
+    else
+        issue_read(u);
+    xlat__walk_kick(p);
+    return XLAT_OK;
+}

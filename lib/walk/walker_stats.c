@@ -1,0 +1,153 @@
+/* Answers, counters, inspection and the event trace of the walker pool. */
+#include "walker_internal.h"
+
+uint32_t xlat__hist_bucket(uint64_t cycles)
+{
+    uint32_t b = cycles ? 64u - (uint32_t)__builtin_clzll(cycles) : 0;
+    return b < XLAT_WALK_HIST_BUCKETS ? b : XLAT_WALK_HIST_BUCKETS - 1;
+}
+
+void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
+{
+    uint64_t queued = r->start - r->arrival, service = p->ctx->now - r->start;
+    xlat_walker_tenant_stats *t = &p->tenant[r->tenant].st;
+    p->st.completed++;
+    p->st.queue_cycles += queued;
+    p->st.service_cycles += service;
+    p->st.queue_hist[xlat__hist_bucket(queued)]++;
+    p->st.service_hist[xlat__hist_bucket(service)]++;
+    t->completed++;
+    t->queue_cycles += queued;
+    t->service_cycles += service;
+}
+
+/* The response for `r` from leaf entry `pte` of `level`. */
+static void make_resp(const struct xlat_walker *p, const struct walk_req *r, uint64_t pte,
+                      uint32_t level, int status, xlat_resp *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->id = r->req.id;
+    out->vaddr = r->req.vaddr;
+    out->pasid = r->req.pasid;
+    out->issued = r->arrival;
+    out->completed = p->ctx->now;
+    out->resolver = p->name;
+    out->status = status;
+    if (status != XLAT_OK)
+        return;
+    uint32_t shift = xlat_pagetable_level_shift(p->pt, level);
+    uint8_t need = xlat_access_perm(r->req.access);
+    out->page_shift = (uint8_t)shift;
+    out->pfn = xlat_pte_pfn(pte) >> (shift - 12);
+    out->paddr = (out->pfn << shift) | (r->req.vaddr & ((1ull << shift) - 1));
+    out->perm = xlat_pte_perm(pte);
+    if ((out->perm & need) != need)
+        out->status = XLAT_ERR_PERM;
+}
+
+void xlat__walk_answer(struct xlat_walker *p, struct walk_req *r, uint64_t pte, uint32_t level,
+                       int status)
+{
+    xlat_resp resp;
+    make_resp(p, r, pte, level, status, &resp);
+    xlat__walk_count_answer(p, r);
+    xlat__walk_trace(p, XLAT_WALK_DONE, r, -1, 0, 0, resp.status);
+    xlat_done_fn done = r->done;
+    void *user = r->user;
+    xlat__pool_put(&p->reqs, r);
+    done(user, &resp);
+}
+
+void xlat__walk_trace(struct xlat_walker *p, xlat_walk_event_kind kind, const struct walk_req *r,
+                      int32_t w, uint32_t level, uint64_t line, int status)
+{
+    if (!p->cfg.trace_fn)
+        return;
+    xlat_walk_event ev = {
+        .kind = kind, .cycle = p->ctx->now, .id = r->req.id, .tenant = r->tenant,
+        .walker = w, .level = level, .line_paddr = line, .status = status,
+        .stolen = w >= 0 && kind == XLAT_WALK_START && p->unit[w].stolen,
+    };
+    p->cfg.trace_fn(p->cfg.trace_user, &ev);
+}
+
+void xlat__walk_info(const struct xlat_walker *p, const struct walk_req *r, xlat_walk_info *out)
+{
+    (void)p;
+    memset(out, 0, sizeof(*out));
+    out->id = r->req.id;
+    out->pasid = r->req.pasid;
+    out->vaddr = r->req.vaddr;
+    out->tenant = r->tenant;
+    out->arrival = r->arrival;
+    out->queue = r->queue;
+    out->walker = -1;
+    out->level = r->pl;
+    out->node_pfn = r->pl ? r->pa : 0;
+}
+
+size_t xlat_walker_buffered(const xlat_walker *p) { return p ? p->buffered : 0; }
+
+uint32_t xlat_walker_busy(const xlat_walker *p) { return p ? p->busy : 0; }
+
+int xlat_walker_buffered_info(const xlat_walker *p, size_t index, xlat_walk_info *out)
+{
+    if (!p || !out)
+        return XLAT_ERR_INVAL;
+    const struct walk_req *r = p->pending_head;
+    while (r && index--)
+        r = r->pnext;
+    if (!r)
+        return XLAT_ERR_NOT_FOUND;
+    xlat__walk_info(p, r, out);
+    out->cl = p->cfg.coalesce && xlat__walk_cl(p, r);
+    return XLAT_OK;
+}
+
+int xlat_walker_service_info(const xlat_walker *p, uint32_t w, xlat_walk_info *out)
+{
+    if (!p || !out || w >= p->cfg.walkers)
+        return XLAT_ERR_INVAL;
+    const struct walk_unit *u = &p->unit[w];
+    if (!u->r)
+        return XLAT_ERR_NOT_FOUND;
+    xlat__walk_info(p, u->r, out);
+    out->queue = -1;
+    out->walker = (int32_t)w;
+    out->level = u->level;
+    out->node_pfn = u->node_pfn;
+    out->stolen = u->stolen;
+    return XLAT_OK;
+}
+
+void xlat_walker_stats_get(const xlat_walker *p, xlat_walker_stats *out)
+{
+    if (!out)
+        return;
+    if (p)
+        *out = p->st;
+    else
+        memset(out, 0, sizeof(*out));
+}
+
+int xlat_walker_tenant_stats_get(const xlat_walker *p, uint32_t tenant,
+                                 xlat_walker_tenant_stats *out)
+{
+    if (!p || !out || tenant >= p->cfg.tenants)
+        return XLAT_ERR_INVAL;
+    *out = p->tenant[tenant].st;
+    out->queued = p->tenant[tenant].queued;
+    return XLAT_OK;
+}
+
+void xlat_walker_stats_reset(xlat_walker *p)
+{
+    if (!p)
+        return;
+    memset(&p->st, 0, sizeof(p->st));
+    for (uint32_t t = 0; t < WALK_MAX_TENANTS; t++) {
+        uint64_t in_service = p->tenant[t].st.in_service;
+        memset(&p->tenant[t].st, 0, sizeof(p->tenant[t].st));
+        p->tenant[t].st.in_service = in_service;
+    }
+}

@@ -1,0 +1,296 @@
+/* The walker pool's edges: faults and their resumption, the host's memory
+ * model, a full buffer, large pages, permissions and creation errors. */
+#include "walk_fixture.h"
+
+static walk_fixture f;
+static const uint64_t no_pfns[1] = {0};
+
+static void pool(uint32_t walkers, uint32_t queue, bool coalesce, xlat_walk_fault_fn fault_fn,
+                 xlat_mem_read_fn mem_read)
+{
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    c.walkers = walkers;
+    c.queue_entries = queue;
+    c.mem_latency = 10;
+    c.coalesce = coalesce;
+    c.fault_fn = fault_fn;
+    c.fault_user = &f;
+    c.mem_read = mem_read;
+    c.mem_user = &f;
+    wf_pool(&f, &c);
+}
+
+static void setup(void)
+{
+    wf_memory(&f, no_pfns, 0);
+    wf_table(&f);
+}
+
+static void teardown(void) { wf_destroy(&f); }
+
+static uint64_t fault_token;
+static xlat_walk_fault last_fault;
+static int faults;
+
+static void on_fault(void *user, xlat_walker *p, const xlat_walk_fault *flt)
+{
+    (void)user;
+    (void)p;
+    last_fault = *flt;
+    fault_token = flt->token;
+    faults++;
+}
+
+START_TEST(fault_then_map_and_resume)
+{
+    faults = 0;
+    pool(1, 4, false, on_fault, NULL);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x200000, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 7, 0x201000), XLAT_OK); /* same L1 node, no leaf */
+    wf_run_until(&f, 40);
+    ck_assert_int_eq(faults, 1);
+    ck_assert_uint_eq(last_fault.id, 7);
+    ck_assert_uint_eq(last_fault.level, 1);
+    ck_assert_uint_eq(last_fault.vaddr, 0x201000);
+    ck_assert_int_eq(f.ndone, 0);
+    ck_assert_uint_eq(xlat_walker_busy(f.pool), 1); /* the walker waits for the host */
+    ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token + 1, XLAT_OK), XLAT_ERR_NOT_FOUND);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x201000, 0x901, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_OK), XLAT_OK);
+    wf_run_until(&f, 50);
+    ck_assert_int_eq(f.ndone, 1);
+    ck_assert_int_eq(f.done[0].status, XLAT_OK);
+    ck_assert_uint_eq(f.done[0].pfn, 0x901);
+    ck_assert_uint_eq(f.done[0].completed, 50); /* the leaf re-read: 10 cycles */
+    ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_OK), XLAT_ERR_NOT_FOUND);
+}
+END_TEST
+
+START_TEST(fault_resumed_with_error_and_without_callback)
+{
+    faults = 0;
+    pool(1, 4, false, on_fault, NULL);
+    ck_assert_int_eq(wf_send(&f, 1, 0x5000), XLAT_OK); /* no table at all for PASID 1 */
+    wf_run_until(&f, 1);
+    ck_assert_int_eq(faults, 1);
+    ck_assert_uint_eq(last_fault.level, 4);
+    ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_ERR_FAULT), XLAT_OK);
+    ck_assert_int_eq(f.ndone, 1);
+    ck_assert_int_eq(f.done[0].status, XLAT_ERR_FAULT);
+    xlat_walker_destroy(f.pool);
+    f.pool = NULL;
+    pool(1, 4, false, NULL, NULL);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x0, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 2, 0x5000), XLAT_OK);
+    wf_run_until(&f, 100);
+    ck_assert_int_eq(f.ndone, 2);
+    ck_assert_int_eq(f.done[1].status, XLAT_ERR_FAULT);
+    ck_assert_uint_eq(f.done[1].completed, 41); /* sent at cycle 1 */
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.faults, 1);
+}
+END_TEST
+
+/* The host's memory: answers each read 7 cycles later, refusing every
+ * other new read once. */
+static uint64_t tokens[64];
+static int ntokens, refuse_next;
+
+static int host_read(void *user, uint64_t paddr, uint32_t bytes, uint64_t token)
+{
+    (void)user;
+    ck_assert_uint_eq(bytes, 64);
+    ck_assert_uint_eq(paddr & 63, 0);
+    if ((refuse_next ^= 1))
+        return XLAT_ERR_AGAIN;
+    tokens[ntokens++] = token;
+    return XLAT_OK;
+}
+
+START_TEST(host_memory_model)
+{
+    ntokens = refuse_next = 0;
+    pool(2, 4, false, NULL, host_read);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x40000000, 0x777, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 1, 0x40000000), XLAT_OK);
+    for (int level = 4; level >= 1; level--) {
+        wf_run_until(&f, xlat_now(f.ctx) + 1); /* the first try was refused */
+        ck_assert_int_eq(ntokens, 5 - level);
+        ck_assert_int_eq(xlat_walker_mem_done(f.pool, tokens[ntokens - 1] ^ (1ull << 40)),
+                         XLAT_ERR_NOT_FOUND);
+        ck_assert_int_eq(xlat_walker_mem_done(f.pool, tokens[ntokens - 1]), XLAT_OK);
+        ck_assert_int_eq(xlat_walker_mem_done(f.pool, tokens[ntokens - 1]), XLAT_ERR_NOT_FOUND);
+    }
+    ck_assert_int_eq(f.ndone, 1);
+    ck_assert_uint_eq(f.done[0].pfn, 0x777);
+    ck_assert_uint_eq(f.done[0].completed, 4);
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.mem_retries, 4);
+    ck_assert_uint_eq(st.reads, 4);
+}
+END_TEST
+
+START_TEST(full_buffer_refuses)
+{
+    pool(1, 2, false, NULL, NULL);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 1, 0), XLAT_OK); /* starts at once */
+    ck_assert_int_eq(wf_send(&f, 2, 0), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 3, 0), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 4, 0), XLAT_ERR_AGAIN);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(f.ctx), "no buffer room"));
+    ck_assert_uint_eq(xlat_walker_buffered(f.pool), 2);
+    wf_run_until(&f, 200);
+    ck_assert_int_eq(f.ndone, 3);
+    ck_assert_uint_eq(f.done[2].completed, 120);
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+    ck_assert_uint_eq(st.queue_cycles, 40 + 80);
+    ck_assert_uint_eq(st.service_cycles, 120);
+    ck_assert_uint_eq(st.queue_hist[0], 1);  /* 0 cycles */
+    ck_assert_uint_eq(st.queue_hist[6], 1);  /* 40: [32, 64) */
+    ck_assert_uint_eq(st.queue_hist[7], 1);  /* 80: [64, 128) */
+    ck_assert_uint_eq(st.service_hist[6], 3);
+}
+END_TEST
+
+START_TEST(large_pages_coalesce_at_level_two)
+{
+    pool(2, 8, true, NULL, NULL);
+    for (uint64_t i = 0; i < 8; i++) /* eight 2 MiB pages: one level-2 line */
+        ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, i << 21, 0x10 + i, 21,
+                                            XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
+    for (uint64_t i = 0; i < 8; i++)
+        ck_assert_int_eq(wf_send(&f, i, (i << 21) | 0x1234), XLAT_OK);
+    wf_run_until(&f, 100);
+    ck_assert_int_eq(f.ndone, 8);
+    for (uint64_t i = 0; i < 8; i++) {
+        const xlat_resp *r = wf_done(&f, i);
+        ck_assert_uint_eq(r->page_shift, 21);
+        ck_assert_uint_eq(r->pfn, 0x10 + i);
+        ck_assert_uint_eq(r->paddr, ((0x10 + i) << 21) | 0x1234);
+        ck_assert_uint_eq(r->completed, 30);
+    }
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.reads, 3);
+    ck_assert_uint_eq(st.coalesced, 7);
+}
+END_TEST
+
+START_TEST(permission_fault_carries_translation)
+{
+    pool(1, 4, false, NULL, NULL);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x3000, 0x42, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_req req = {.id = 9, .vaddr = 0x3008, .pasid = 1, .access = XLAT_ACCESS_WRITE};
+    ck_assert_int_eq(xlat_walker_translate(f.pool, &req, NULL, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_translate(NULL, &req, NULL, NULL), XLAT_ERR_INVAL);
+    xlat_target t = xlat_walker_target(f.pool);
+    ck_assert_int_eq(xlat_target_translate(&t, NULL, NULL, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(wf_send(&f, 1, 0x3008), XLAT_OK);
+    ck_assert_int_eq(wf_send_req(&f, &req), XLAT_OK);
+    wf_run_until(&f, 100);
+    ck_assert_int_eq(f.done[0].status, XLAT_OK);
+    ck_assert_uint_eq(f.done[0].perm, XLAT_PERM_R); /* not writable, not executable */
+    ck_assert_str_eq(f.done[0].resolver, "walker");
+    ck_assert_int_eq(f.done[1].status, XLAT_ERR_PERM);
+    ck_assert_uint_eq(f.done[1].pfn, 0x42);
+}
+END_TEST
+
+static int create_rc(xlat_walker_config *c)
+{
+    xlat_walker *p = NULL;
+    int rc = xlat_walker_create(f.ctx, c, &p);
+    xlat_walker_destroy(p);
+    return rc;
+}
+
+START_TEST(create_errors)
+{
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL); /* no page table */
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(f.ctx), "no page table"));
+    c.pt = f.pt;
+    ck_assert_int_eq(create_rc(&c), XLAT_OK);
+    c.walkers = 0;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.walkers = 8;
+    c.queue_entries = 0;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.queue_entries = 16;
+    c.line_bytes = 48;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.line_bytes = 64;
+    c.sched = (xlat_walk_sched)9;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.sched = XLAT_SCHED_FCFS;
+    c.tenants = 0;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.tenants = 65;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.tenants = 3; /* FCFS needs no split of walkers */
+    ck_assert_int_eq(create_rc(&c), XLAT_OK);
+    c.struct_size = 8;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    xlat_walker *p = NULL;
+    ck_assert_int_eq(xlat_walker_create(NULL, &c, &p), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_create(f.ctx, NULL, &p), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_create(f.ctx, &c, NULL), XLAT_ERR_INVAL);
+    xlat_walker_destroy(NULL);
+    xlat_walker_config_init(NULL);
+    ck_assert_uint_eq(xlat_walker_buffered(NULL), 0);
+    ck_assert_uint_eq(xlat_walker_busy(NULL), 0);
+    ck_assert_int_eq(xlat_walker_mem_done(NULL, 0), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_fault_resume(NULL, 0, 0), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_set_tenant(NULL, 0, 0), XLAT_ERR_INVAL);
+    xlat_walker_stats st = {.walks = 3};
+    xlat_walker_stats_get(NULL, &st);
+    ck_assert_uint_eq(st.walks, 0);
+    xlat_walker_tenant_stats ts;
+    ck_assert_int_eq(xlat_walker_tenant_stats_get(NULL, 0, &ts), XLAT_ERR_INVAL);
+    xlat_walker_stats_reset(NULL);
+}
+END_TEST
+
+START_TEST(tenants_by_pasid)
+{
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    c.tenants = 4;
+    wf_pool(&f, &c);
+    ck_assert_int_eq(xlat_walker_set_tenant(f.pool, 9, 2), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_set_tenant(f.pool, 9, 3), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_set_tenant(f.pool, 10, 4), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 9, 0x1000, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_req req = {.id = 1, .vaddr = 0x1000, .pasid = 9};
+    ck_assert_int_eq(xlat_walker_translate(f.pool, &req, NULL, NULL), XLAT_ERR_INVAL);
+    xlat_walker_tenant_stats ts;
+    ck_assert_int_eq(xlat_walker_tenant_stats_get(f.pool, 4, &ts), XLAT_ERR_INVAL);
+    for (uint32_t pasid = 0; pasid < 300; pasid++)
+        if (pasid != 9)
+            xlat_walker_set_tenant(f.pool, pasid, 1);
+    ck_assert_int_eq(xlat_walker_set_tenant(f.pool, 1000, 1), XLAT_ERR_FULL);
+}
+END_TEST
+
+Suite *walker_io_suite(void)
+{
+    Suite *s = suite_create("walker_io");
+    TCase *tc = test_case(s, "edges");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, fault_then_map_and_resume);
+    tcase_add_test(tc, fault_resumed_with_error_and_without_callback);
+    tcase_add_test(tc, host_memory_model);
+    tcase_add_test(tc, full_buffer_refuses);
+    tcase_add_test(tc, large_pages_coalesce_at_level_two);
+    tcase_add_test(tc, permission_fault_carries_translation);
+    tcase_add_test(tc, create_errors);
+    tcase_add_test(tc, tenants_by_pasid);
+    return s;
+}
