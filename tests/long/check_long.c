@@ -5,6 +5,7 @@
 #include "../testutil.h"
 #include "../tlb_model.h"
 #include "../shootdown_run.h"
+#include "../walk_random.h"
 #include "walk_sched_long.h"
 
 START_TEST(tlb_long_against_model)
@@ -80,6 +81,30 @@ START_TEST(walk_sched_long)
 }
 END_TEST
 
+/* Neighborhood coalescing against FCFS on the same traces: sound under
+ * every scheduler, and never more reads than FCFS with the PWC off. */
+START_TEST(coalescing_long)
+{
+    static const xlat_walk_sched sched[] = {XLAT_SCHED_FCFS, XLAT_SCHED_PARTITION,
+                                            XLAT_SCHED_DWS, XLAT_SCHED_DWSPP};
+    const uint64_t n = 40000;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        for (int pwc = 0; pwc < 2; pwc++) {
+            walk_random_result base, nbh;
+            xlat_walk_sched s = sched[seed % 4];
+            walk_random_run(seed, n, s, 2, 8, false, pwc, &base);
+            walk_random_run(seed, n, s, 2, 8, true, pwc, &nbh);
+            ck_assert_msg(base.once == n && nbh.once == n && !base.wrong && !nbh.wrong,
+                          "seed %llu: answers lost, repeated or wrong", (unsigned long long)seed);
+            if (!pwc)
+                ck_assert_msg(nbh.reads <= base.reads, "seed %llu: %llu reads > %llu",
+                              (unsigned long long)seed, (unsigned long long)nbh.reads,
+                              (unsigned long long)base.reads);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("long");
@@ -87,6 +112,7 @@ int main(void)
     tcase_add_test(tc, tlb_long_against_model);
     tcase_add_test(tc, shootdowns_long);
     tcase_add_test(tc, walk_sched_long);
+    tcase_add_test(tc, coalescing_long);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
