@@ -161,6 +161,48 @@ START_TEST(fig8_coalescing_with_cold_pwc)
 }
 END_TEST
 
+/* Coalescing is level-generic: a 5-level table with three requests in one
+ * leaf line and one in the same level-3 line only. */
+START_TEST(five_levels)
+{
+    static const uint64_t none[1] = {0};
+    wf_memory(&f, none, 0);
+    xlat_pagetable_config c;
+    xlat_pagetable_config_init(&c);
+    c.mem = f.mem;
+    c.levels = 5;
+    ck_assert_int_eq(xlat_pagetable_create(f.ctx, &c, &f.pt), XLAT_OK);
+    const uint64_t base = 0x00F0000000000000ull, far = base + (5ull << 21);
+    for (uint64_t i = 0; i < 3; i++)
+        ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, base + i * 4096, 0x900 + i, 12, XLAT_PERM_R),
+                         XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, far, 0x9FF, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_walker_config wc;
+    xlat_walker_config_init(&wc);
+    wc.walkers = 4;
+    wc.mem_latency = 1;
+    wc.coalesce = true;
+    wf_pool(&f, &wc);
+    for (uint64_t i = 0; i < 3; i++)
+        ck_assert_int_eq(wf_send(&f, i, base + i * 4096), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 3, far), XLAT_OK);
+    wf_run_until(&f, 10);
+    ck_assert_int_eq(f.ndone, 4);
+    for (uint64_t i = 0; i < 3; i++)
+        ck_assert_uint_eq(wf_done(&f, i)->completed, 5);
+    /* The far page shares levels 5..3 and its own L2 entry's line: it
+     * starts at L1 when the L2 line is read (cycle 4) and ends at 5. */
+    ck_assert_uint_eq(wf_done(&f, 3)->completed, 5);
+    ck_assert_uint_eq(wf_done(&f, 3)->pfn, 0x9FF);
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.reads, 6);
+    ck_assert_uint_eq(st.reads_level[5], 1);
+    ck_assert_uint_eq(st.reads_level[1], 2);
+    ck_assert_uint_eq(st.coalesced, 2);
+}
+END_TEST
+
 Suite *walker_suite(void)
 {
     Suite *s = suite_create("walker");
@@ -170,5 +212,6 @@ Suite *walker_suite(void)
     tcase_add_test(tc, fig8_fcfs_without_pwc);
     tcase_add_test(tc, fig8_fcfs_with_cold_pwc);
     tcase_add_test(tc, fig8_coalescing_with_cold_pwc);
+    tcase_add_test(tc, five_levels);
     return s;
 }
