@@ -149,6 +149,7 @@ typedef struct xlat_walk_fault {
     xlat_access access;      /**< its access kind */
     uint32_t    level;       /**< level of the non-present entry */
     uint64_t    entry_paddr; /**< physical address of that entry */
+    uint32_t    gpu;         /**< the request's origin GPU */
 } xlat_walk_fault;
 
 /**

@@ -20,5 +20,7 @@
 #include "pagetable.h"
 #include "pwc.h"
 #include "walker.h"
+#include "link.h"
+#include "iommu.h"
 
 #endif /* XLAT_XLAT_H */

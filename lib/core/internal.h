@@ -74,3 +74,7 @@ static inline int xlat__is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 void xlat__cancel_events(xlat_ctx *ctx,
                          int (*match)(void *match_user, xlat_event_fn fn, void *user),
                          void *match_user);
+
+/* The eviction callback a TLB has now (lib/tlb/tlb_report.c), so that a
+ * unit taking it over can still call it. */
+void xlat__tlb_evict_fn_get(const xlat_tlb *tlb, xlat_tlb_evict_fn *fn, void **user);

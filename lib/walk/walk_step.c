@@ -64,7 +64,7 @@ static void fault(struct walk_unit *u)
     xlat_walk_fault f = {
         .token = unit_token(u), .id = u->r->req.id, .pasid = u->r->req.pasid,
         .vaddr = u->r->req.vaddr, .access = u->r->req.access, .level = u->level,
-        .entry_paddr = u->entry_paddr,
+        .entry_paddr = u->entry_paddr, .gpu = u->r->req.gpu,
     };
     p->cfg.fault_fn(p->cfg.fault_user, p, &f);
 }

@@ -1,0 +1,243 @@
+/**
+ * @file iommu.h
+ * @brief The IOMMU shared by the GPUs: ATS requests, IOMMU TLB, page-table
+ *        walkers, page requests (PRI), and the inclusion policy between the
+ *        GPUs' L2 TLBs and the IOMMU TLB (least-TLB among them).
+ */
+#ifndef XLAT_IOMMU_H
+#define XLAT_IOMMU_H
+
+#include "common.h"
+#include "target.h"
+#include "tlb.h"
+#include "walker.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup iommu IOMMU
+ * @brief Answers the GPUs' ATS requests from its TLB, a remote GPU's L2 TLB
+ *        (least-TLB) or a page walk.
+ *
+ * A request accepted at cycle t looks up the IOMMU TLB, answered at
+ * t + `tlb_latency` on a hit. On a miss it goes to the walkers then; with
+ * the least-inclusive policy a positive Local TLB tracker also sends a probe
+ * to that GPU's L2 TLB, answered `remote_latency` cycles later; the first
+ * valid answer serves the request and the later one is dropped.
+ *
+ * @code
+ * xlat_iommu_config ic;
+ * xlat_iommu_config_init(&ic);               // least-TLB's Table 2 IOMMU
+ * ic.gpus = 4;
+ * ic.walk.pt = pt;
+ * ic.inclusion = XLAT_INCL_LEAST;
+ * xlat_iommu *iommu;
+ * xlat_iommu_create(ctx, &ic, &iommu);
+ * for (uint32_t g = 0; g < 4; g++)
+ *     xlat_iommu_attach_l2(iommu, g, l2[g]);  // for victims, probes and spills
+ * @endcode
+ * @{
+ */
+
+
+/** @brief Inclusion policy between the GPUs' L2 TLBs and the IOMMU TLB. */
+typedef enum xlat_incl {
+    /** Fill every level on a walk; evictions invalidate nothing (the usual baseline). */
+    XLAT_INCL_MOSTLY = 0,
+    /** As mostly-inclusive, but an IOMMU TLB victim is invalidated in every attached L2 TLB. */
+    XLAT_INCL_INCLUSIVE = 1,
+    /** A translation lives in one level: walks fill the L2 only, an IOMMU hit moves the
+     *  entry out, L2 victims go to the IOMMU TLB. */
+    XLAT_INCL_EXCLUSIVE = 2,
+    /** least-TLB ("Improving Address Translation in Multi-GPUs via Sharing and
+     *  Spilling aware TLB Design" §4): exclusive filling plus the Local TLB tracker,
+     *  remote L2 lookups and, in multi-application mode, spilling. */
+    XLAT_INCL_LEAST = 3
+} xlat_incl;
+
+/** @brief How least-TLB picks the GPU that receives a spilled IOMMU victim (§4.3). */
+typedef enum xlat_spill_rx {
+    /** The smallest Eviction Counter, counting every native L2 victim a GPU sent to
+     *  the IOMMU TLB (never decremented); ties to the lowest GPU id. */
+    XLAT_SPILL_CUMULATIVE = 0,
+    /** The fewest entries currently in the IOMMU TLB from that GPU; ties to the
+     *  fewest valid L2 entries, then the lowest id. */
+    XLAT_SPILL_OCCUPANCY = 1
+} xlat_spill_rx;
+
+/** @brief One page request (a walk that found a non-present entry). */
+typedef struct xlat_iommu_fault {
+    uint64_t    token;  /**< for xlat_iommu_fault_done() */
+    uint64_t    id;     /**< the ATS request's id */
+    uint32_t    gpu;    /**< requesting GPU */
+    uint32_t    pasid;  /**< address space */
+    uint64_t    vaddr;  /**< faulting address */
+    xlat_access access; /**< access kind */
+} xlat_iommu_fault;
+
+/**
+ * @brief Page-request (PRI) callback: a batch of `n` faults, oldest first.
+ *        The host maps the pages (or not) and answers each with
+ *        xlat_iommu_fault_done(), at once or later.
+ */
+typedef void (*xlat_iommu_fault_fn)(void *user, xlat_iommu *iommu, const xlat_iommu_fault *faults,
+                                    size_t n);
+
+/** @brief Configuration; fill with xlat_iommu_config_init(). */
+typedef struct xlat_iommu_config {
+    uint32_t    struct_size;    /**< sizeof(xlat_iommu_config), set by init. */
+    const char *name;           /**< for responses and statistics (copied; NULL: "iommu") */
+    uint32_t    gpus;           /**< GPUs that send requests (1..64; req->gpu must be below) */
+    uint32_t    buffer_entries; /**< ATS requests in service at once (default 256) */
+    uint32_t    tlb_entries;    /**< IOMMU TLB entries; 0 = unbounded (default 4096) */
+    uint32_t    tlb_ways;       /**< its ways (default 64) */
+    uint32_t    tlb_latency;    /**< lookup cycles (default 200) */
+    uint32_t    tlb2_entries;   /**< second-level IOMMU TLB (0: none; mostly-inclusive only) */
+    uint32_t    tlb2_ways;      /**< its ways */
+    uint32_t    tlb2_latency;   /**< its lookup cycles, after a first-level miss */
+    xlat_walker_config walk;    /**< the walkers the IOMMU creates and owns (walk.pt required);
+                                     its fault_fn is the IOMMU's own */
+    xlat_incl   inclusion;      /**< default ::XLAT_INCL_MOSTLY */
+    bool        multi_app;      /**< least-TLB multi-application mode (spilling) */
+    uint32_t    tracker_entries; /**< Local TLB tracker: cuckoo entries in all, split per GPU (2048) */
+    uint32_t    tracker_fp_bits; /**< fingerprint bits (default 4) */
+    uint32_t    tracker_bucket;  /**< slots per bucket (default 4) */
+    uint32_t    remote_latency; /**< cycles from a tracker-directed probe to its answer (default 120) */
+    uint32_t    spill_counter;  /**< N: spills an entry may take (default 1, the spill bit) */
+    xlat_spill_rx spill_rx;     /**< receiver rule (default cumulative) */
+    bool        exclude_owner;  /**< never spill back to the GPU the entry came from (default true) */
+    xlat_iommu_fault_fn fault_fn; /**< page requests (NULL: answer ::XLAT_ERR_FAULT) */
+    void       *fault_user;     /**< first argument of `fault_fn` */
+    uint32_t    fault_batch;    /**< faults gathered before the callback (default 1) */
+    uint32_t    fault_timeout;  /**< cycles a partial batch waits (default 0: at once) */
+} xlat_iommu_config;
+
+/** @brief Counters of the IOMMU. */
+typedef struct xlat_iommu_stats {
+    uint64_t requests;        /**< ATS requests accepted */
+    uint64_t refusals;        /**< ATS requests refused (buffer full) */
+    uint64_t tlb_hits;        /**< answered from the IOMMU TLB (either level) */
+    uint64_t tlb2_hits;       /**< of those, from the second level */
+    uint64_t walks;           /**< walks issued */
+    uint64_t walk_answers;    /**< requests answered by their walk */
+    uint64_t remote_probes;   /**< tracker-directed probes sent */
+    uint64_t remote_hits;     /**< requests answered by a remote L2 */
+    uint64_t remote_misses;   /**< probes that found nothing (tracker false positives) */
+    uint64_t late_discarded;  /**< answers that came second and were dropped */
+    uint64_t faults;          /**< page requests raised */
+    uint64_t fault_batches;   /**< fault callbacks */
+    uint64_t victims_in;      /**< L2 victims inserted into the IOMMU TLB */
+    uint64_t victims_dropped; /**< L2 victims abandoned (spilled entries, spill counter 0) */
+    uint64_t spills;          /**< IOMMU victims spilled into an L2 TLB */
+    uint64_t back_invalidations; /**< L2 entries invalidated by inclusive evictions */
+    uint64_t tracker_inserts; /**< tracker insertions */
+    uint64_t tracker_full;    /**< tracker insertions refused by a full partition */
+    uint64_t max_spill_chain; /**< longest chain of spills set off by one victim */
+} xlat_iommu_stats;
+
+/** @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles; 8 walkers at
+ *         500 cycles per walk = 125 per read), mostly-inclusive, 4 GPUs, tracker 2048 x 4 bits. */
+XLAT_API void xlat_iommu_config_init(xlat_iommu_config *cfg);
+
+/**
+ * @brief Create an IOMMU (and its walkers, TLBs and tracker).
+ * @param ctx the context.
+ * @param cfg the configuration (copied).
+ * @param out receives the handle.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL arguments, gpus outside 1..64, no page table,
+ *         a second-level TLB with an inclusion policy other than mostly-inclusive,
+ *         a bad TLB, walker or tracker geometry (the message says which)
+ * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out);
+
+/** @brief Destroy; requests in flight are dropped. Destroy it before the attached L2 TLBs. */
+XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
+
+/**
+ * @brief Attach GPU `gpu`'s L2 TLB: its victims, remote probes and spills.
+ *        The IOMMU takes over the TLB's eviction callback (a callback set
+ *        before is still called, first).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL, or gpu out of range
+ */
+XLAT_API int xlat_iommu_attach_l2(xlat_iommu *iommu, uint32_t gpu, xlat_tlb *l2);
+
+/**
+ * @brief Accept an ATS request from GPU `req->gpu`.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_AGAIN the buffer is full; nothing was taken
+ * @retval XLAT_ERR_INVAL NULL arguments or `req->gpu` out of range
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_iommu_translate(xlat_iommu *iommu, const xlat_req *req, xlat_done_fn done,
+                                  void *user);
+
+/** @brief The IOMMU as an ::xlat_target. */
+XLAT_API xlat_target xlat_iommu_target(xlat_iommu *iommu);
+
+/**
+ * @brief Answer a page request: ::XLAT_OK after mapping the page (the walk
+ *        resumes), or the status to answer the ATS request with.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_NOT_FOUND no outstanding fault has that token
+ */
+XLAT_API int xlat_iommu_fault_done(xlat_iommu *iommu, uint64_t token, int status);
+
+/**
+ * @brief IOMMU TLB shootdown: empties the IOMMU TLB(s) and resets the Local
+ *        TLB tracker (least-TLB §4.4).
+ */
+XLAT_API void xlat_iommu_flush(xlat_iommu *iommu);
+
+/**
+ * @brief Invalidate one page of `pasid` everywhere the IOMMU reaches: its
+ *        TLBs, the tracker, every attached L2 TLB and the walkers' PWC.
+ * @return entries removed from TLBs, or ::XLAT_ERR_INVAL.
+ */
+XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t vaddr);
+
+/**
+ * @brief Put `e` into the IOMMU TLB as if GPU `source`'s L2 had evicted it
+ *        (its Eviction Counter and occupancy count it); for warming up and
+ *        for reproducing a paper's starting state.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift
+ */
+XLAT_API int xlat_iommu_preload(xlat_iommu *iommu, uint32_t source, const xlat_tlb_entry *e);
+
+/**
+ * @brief Put `e` into GPU `gpu`'s attached L2 TLB as if a walk had filled it
+ *        (the tracker records it in single-application least-TLB).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL, a bad GPU, no L2 attached, or an entry the TLB refuses
+ */
+XLAT_API int xlat_iommu_preload_l2(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *e);
+
+/** @brief The IOMMU TLB (first level), for statistics and inspection. */
+XLAT_API xlat_tlb *xlat_iommu_tlb(const xlat_iommu *iommu);
+
+/** @brief The IOMMU's walkers. */
+XLAT_API xlat_walker *xlat_iommu_walker(const xlat_iommu *iommu);
+
+/** @brief Whether GPU `gpu`'s tracker partition reports (pasid, vaddr) as present. */
+XLAT_API bool xlat_iommu_tracked(const xlat_iommu *iommu, uint32_t gpu, uint32_t pasid,
+                                 uint64_t vaddr);
+
+/** @brief GPU `gpu`'s Eviction Counter (cumulative) or IOMMU occupancy, per the spill rule. */
+XLAT_API uint64_t xlat_iommu_eviction_counter(const xlat_iommu *iommu, uint32_t gpu);
+
+/** @brief Copy the counters (zeros for NULL). */
+XLAT_API void xlat_iommu_stats_get(const xlat_iommu *iommu, xlat_iommu_stats *out);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_IOMMU_H */

@@ -1,0 +1,102 @@
+/**
+ * @file link.h
+ * @brief A fixed-latency link between two units (a GPU and the IOMMU, two
+ *        GPUs): requests cross it one way, answers the other.
+ */
+#ifndef XLAT_LINK_H
+#define XLAT_LINK_H
+
+#include "common.h"
+#include "target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup link Links
+ * @brief Puts a latency between a unit and the target it sends to.
+ *
+ * A request accepted at cycle t reaches the far target at t + `latency`
+ * (retried each cycle while the far target refuses); its answer reaches the
+ * requester `latency_back` cycles after the far target gave it.
+ *
+ * @code
+ * xlat_link_config lc;
+ * xlat_link_config_init(&lc);
+ * lc.latency = lc.latency_back = 300;       // PCIe, ~300 ns at 1 GHz
+ * xlat_link *pcie;
+ * xlat_link_create(ctx, &lc, &pcie);
+ * xlat_target iommu_t = xlat_iommu_target(iommu);
+ * xlat_link_set_next(pcie, &iommu_t);
+ * xlat_target up = xlat_link_target(pcie);
+ * xlat_tlb_set_next(l2, &up);
+ * @endcode
+ * @{
+ */
+
+
+/** @brief Configuration; fill with xlat_link_config_init(). */
+typedef struct xlat_link_config {
+    uint32_t    struct_size;  /**< sizeof(xlat_link_config), set by init. */
+    const char *name;         /**< for statistics (copied; NULL: "link") */
+    uint32_t    latency;      /**< cycles from the near side to the far target (default 0) */
+    uint32_t    latency_back; /**< cycles for the answer to come back (default 0) */
+} xlat_link_config;
+
+/** @brief Counters of a link. */
+typedef struct xlat_link_stats {
+    uint64_t requests;    /**< requests accepted */
+    uint64_t retries;     /**< cycles a request waited because the far target refused it */
+    uint64_t answers;     /**< answers carried back */
+    uint64_t in_flight;   /**< requests accepted and not yet answered */
+} xlat_link_stats;
+
+/** @brief Defaults: latency 0 both ways. */
+XLAT_API void xlat_link_config_init(xlat_link_config *cfg);
+
+/**
+ * @brief Create a link.
+ * @param ctx the context.
+ * @param cfg the configuration (copied).
+ * @param out receives the handle.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL arguments
+ * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out);
+
+/** @brief Destroy; requests in flight are dropped. NULL does nothing. */
+XLAT_API void xlat_link_destroy(xlat_link *link);
+
+/**
+ * @brief Set the far target (copied).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL link, or a target without a translate function
+ */
+XLAT_API int xlat_link_set_next(xlat_link *link, const xlat_target *next);
+
+/**
+ * @brief Accept a request; it reaches the far target `latency` cycles later.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL arguments
+ * @retval XLAT_ERR_STATE no far target set
+ * @retval XLAT_ERR_NOMEM the request pool could not grow
+ */
+XLAT_API int xlat_link_translate(xlat_link *link, const xlat_req *req, xlat_done_fn done,
+                                 void *user);
+
+/** @brief The link as an ::xlat_target. */
+XLAT_API xlat_target xlat_link_target(xlat_link *link);
+
+/** @brief Copy the counters (zeros for NULL). */
+XLAT_API void xlat_link_stats_get(const xlat_link *link, xlat_link_stats *out);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_LINK_H */

@@ -1,0 +1,352 @@
+/*
+ * The IOMMU: ATS requests look up the IOMMU TLB; a miss goes to the page
+ * walkers and, under least-TLB, to the GPU the Local TLB tracker points at.
+ * The pending table (one record per request) lets the first valid answer
+ * win and drops the later one ("Improving Address Translation in Multi-GPUs
+ * via Sharing and Spilling aware TLB Design" §4.2).
+ */
+#include <stdio.h>
+
+#include "iommu_internal.h"
+
+static void lookup_done(void *arg);
+static void lookup2_done(void *arg);
+static void issue_walk(void *arg);
+static void probe_done(void *arg);
+
+void xlat_iommu_config_init(xlat_iommu_config *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->struct_size = sizeof(*cfg);
+    cfg->name = "iommu";
+    cfg->gpus = 4;
+    cfg->buffer_entries = 256;
+    cfg->tlb_entries = 4096;
+    cfg->tlb_ways = 64;
+    cfg->tlb_latency = 200;
+    xlat_walker_config_init(&cfg->walk);
+    cfg->walk.name = "iommu.walker";
+    cfg->walk.mem_latency = 125; /* 4 reads: the paper's 500-cycle walk */
+    cfg->inclusion = XLAT_INCL_MOSTLY;
+    cfg->tracker_entries = 2048;
+    cfg->tracker_fp_bits = 4;
+    cfg->tracker_bucket = 4;
+    cfg->remote_latency = 120;
+    cfg->spill_counter = 1;
+    cfg->spill_rx = XLAT_SPILL_CUMULATIVE;
+    cfg->exclude_owner = true;
+    cfg->fault_batch = 1;
+}
+
+static const struct incl_ops *incl_ops(xlat_incl incl, bool multi_app)
+{
+    switch (incl) {
+    case XLAT_INCL_MOSTLY: return &xlat__incl_mostly;
+    case XLAT_INCL_INCLUSIVE: return &xlat__incl_inclusive;
+    case XLAT_INCL_EXCLUSIVE: return &xlat__incl_exclusive;
+    case XLAT_INCL_LEAST: return multi_app ? &xlat__incl_least_multi : &xlat__incl_least;
+    default: return NULL;
+    }
+}
+
+static int check_config(xlat_ctx *ctx, const xlat_iommu_config *c)
+{
+    const char *n = c->name ? c->name : "iommu";
+    if (c->gpus == 0 || c->gpus > IOMMU_MAX_GPUS)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: gpus must be 1..%d, not %u", n,
+                          IOMMU_MAX_GPUS, c->gpus);
+    if (!incl_ops(c->inclusion, c->multi_app))
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: unknown inclusion policy %d", n,
+                          (int)c->inclusion);
+    if (c->tlb2_entries && c->inclusion != XLAT_INCL_MOSTLY)
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "iommu %s: a second-level IOMMU TLB needs the mostly-inclusive policy", n);
+    if (c->buffer_entries == 0 || c->spill_counter > IOMMU_SC_MASK || c->fault_batch == 0)
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "iommu %s: buffer_entries and fault_batch must be >= 1, spill_counter <= %u",
+                          n, IOMMU_SC_MASK);
+    return XLAT_OK;
+}
+
+static int make_tlb(struct xlat_iommu *m, xlat_tlb **out, const char *suffix, uint32_t entries,
+                    uint32_t ways)
+{
+    char name[96];
+    xlat_tlb_config c;
+    xlat_tlb_config_init(&c);
+    snprintf(name, sizeof(name), "%s%s", m->name, suffix);
+    c.name = name;
+    c.entries = entries;
+    c.ways = entries ? ways : 0;
+    c.mshrs = 1;
+    c.latency = 0;
+    return xlat_tlb_create(m->ctx, &c, out);
+}
+
+static int build(struct xlat_iommu *m)
+{
+    int rc = make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
+    if (rc == XLAT_OK && m->cfg.tlb2_entries)
+        rc = make_tlb(m, &m->tlb2, ".l2", m->cfg.tlb2_entries, m->cfg.tlb2_ways);
+    xlat_walker_config w = m->cfg.walk;
+    w.fault_fn = m->cfg.fault_fn ? xlat__iommu_walk_fault : NULL;
+    w.fault_user = m;
+    if (rc == XLAT_OK)
+        rc = xlat_walker_create(m->ctx, &w, &m->walker);
+    if (rc == XLAT_OK)
+        rc = xlat__tracker_init(m);
+    if (rc == XLAT_OK)
+        rc = xlat__iommu_victims_init(m);
+    if (rc == XLAT_OK)
+        rc = xlat__iommu_faults_init(m);
+    if (rc == XLAT_OK)
+        rc = xlat__pool_init(&m->reqs, m->ctx, sizeof(struct iommu_req), m->cfg.buffer_entries);
+    return rc;
+}
+
+static int owned_event(void *iommu, xlat_event_fn fn, void *user);
+
+static void iommu_free(struct xlat_iommu *m)
+{
+    xlat__cancel_events(m->ctx, owned_event, m);
+    for (uint32_t g = 0; g < IOMMU_MAX_GPUS; g++)
+        if (m->l2[g])
+            xlat_tlb_set_evict_fn(m->l2[g], m->l2_prev_fn[g], m->l2_prev_user[g]);
+    xlat_walker_destroy(m->walker);
+    xlat_tlb_destroy(m->tlb);
+    xlat_tlb_destroy(m->tlb2);
+    xlat__tracker_release(m);
+    xlat__pool_release(&m->reqs);
+    xlat__free(m->ctx, m->victims, m->victims_cap * sizeof(*m->victims));
+    xlat__free(m->ctx, m->faults, m->cfg.fault_batch * sizeof(*m->faults));
+    xlat__strfree(m->ctx, m->name);
+    xlat__free(m->ctx, m, sizeof(*m));
+}
+
+int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out)
+{
+    xlat_iommu_config c;
+    if (!ctx || !cfg || !out)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_iommu_create: NULL %s",
+                          !ctx ? "ctx" : !cfg ? "cfg" : "out");
+    xlat_iommu_config_init(&c);
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_iommu_config");
+    if (rc == XLAT_OK)
+        rc = check_config(ctx, &c);
+    if (rc != XLAT_OK)
+        return rc;
+    struct xlat_iommu *m = xlat__alloc(ctx, sizeof(*m));
+    if (!m)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory");
+    m->ctx = ctx;
+    m->cfg = c;
+    m->incl = incl_ops(c.inclusion, c.multi_app);
+    m->name = xlat__strdup(ctx, c.name ? c.name : "iommu");
+    m->cfg.name = m->name;
+    rc = m->name ? build(m) : XLAT_ERR_NOMEM;
+    if (rc != XLAT_OK) {
+        iommu_free(m);
+        return rc == XLAT_ERR_NOMEM ? xlat__fail(ctx, rc, "xlat_iommu_create: out of memory") : rc;
+    }
+    *out = m;
+    return XLAT_OK;
+}
+
+void xlat_iommu_destroy(xlat_iommu *m)
+{
+    if (m)
+        iommu_free(m);
+}
+
+int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
+{
+    if (!m || !l2 || gpu >= m->cfg.gpus)
+        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2: %s",
+                          !m ? "NULL iommu" : !l2 ? "NULL tlb" : "gpu out of range");
+    m->l2[gpu] = l2;
+    xlat__tlb_evict_fn_get(l2, &m->l2_prev_fn[gpu], &m->l2_prev_user[gpu]);
+    xlat_tlb_set_evict_fn(l2, xlat__iommu_l2_evicted, m);
+    return XLAT_OK;
+}
+
+/* ---- the request flow ------------------------------------------------ */
+
+static void release_if_done(struct iommu_req *r)
+{
+    if (r->answered && !r->walk_out && !r->probe_out) {
+        r->iommu->in_service--;
+        xlat__pool_put(&r->iommu->reqs, r);
+    }
+}
+
+/* Serves `r` with translation `e` (NULL: `status`) resolved by `resolver`. */
+static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, const char *resolver)
+{
+    struct xlat_iommu *m = r->iommu;
+    xlat_resp resp = {.id = r->req.id, .vaddr = r->req.vaddr, .pasid = r->req.pasid,
+                      .status = status, .issued = r->arrival, .completed = m->ctx->now,
+                      .resolver = resolver};
+    if (e && status == XLAT_OK) {
+        uint8_t need = xlat_access_perm(r->req.access);
+        resp.page_shift = e->page_shift;
+        resp.pfn = e->pfn;
+        resp.paddr = (e->pfn << e->page_shift) | (r->req.vaddr & ((1ull << e->page_shift) - 1));
+        resp.perm = e->perm;
+        resp.flags = (uint16_t)(m->cfg.spill_counter & IOMMU_SC_MASK); /* native again */
+        resp.status = (e->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
+        m->incl->on_answer(m, r->req.gpu, e);
+    }
+    r->answered = 1;
+    xlat_done_fn done = r->done;
+    void *user = r->user;
+    release_if_done(r);
+    done(user, &resp);
+}
+
+int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    if (!m || !req || !done || req->gpu >= m->cfg.gpus)
+        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_translate: %s",
+                          !m ? "NULL iommu" : !req || !done ? "NULL argument"
+                                                            : "request from an unknown GPU");
+    if (m->in_service >= m->cfg.buffer_entries) {
+        m->st.refusals++;
+        return xlat__fail(m->ctx, XLAT_ERR_AGAIN, "iommu %s: %u requests in service", m->name,
+                          m->in_service);
+    }
+    struct iommu_req *r = xlat__pool_get(&m->reqs);
+    if (!r || xlat_schedule(m->ctx, m->cfg.tlb_latency, lookup_done, r) != XLAT_OK) {
+        if (r)
+            xlat__pool_put(&m->reqs, r);
+        return xlat__fail(m->ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->name);
+    }
+    r->iommu = m;
+    r->req = *req;
+    r->done = done;
+    r->user = user;
+    r->arrival = m->ctx->now;
+    r->probe_gpu = -1;
+    m->in_service++;
+    m->st.requests++;
+    return XLAT_OK;
+}
+
+/* The TLB is read when its latency has passed, so an invalidation during
+ * the lookup is seen. */
+static void lookup_done(void *arg)
+{
+    struct iommu_req *r = arg;
+    struct xlat_iommu *m = r->iommu;
+    xlat_tlb_entry e;
+    if (xlat_tlb_lookup(m->tlb, r->req.pasid, r->req.vaddr, &e) == XLAT_OK) {
+        m->st.tlb_hits++;
+        m->incl->on_hit(m, &e);
+        answer(r, &e, XLAT_OK, m->name);
+    } else if (m->tlb2) {
+        xlat_schedule(m->ctx, m->cfg.tlb2_latency, lookup2_done, r);
+    } else {
+        issue_walk(r);
+    }
+}
+
+static void lookup2_done(void *arg)
+{
+    struct iommu_req *r = arg;
+    struct xlat_iommu *m = r->iommu;
+    xlat_tlb_entry e;
+    if (xlat_tlb_lookup(m->tlb2, r->req.pasid, r->req.vaddr, &e) != XLAT_OK) {
+        issue_walk(r);
+        return;
+    }
+    m->st.tlb_hits++;
+    m->st.tlb2_hits++;
+    xlat_tlb_insert(m->tlb, &e, NULL); /* mostly-inclusive between the two levels */
+    answer(r, &e, XLAT_OK, m->name);
+}
+
+static void walk_done(void *user, const xlat_resp *resp)
+{
+    struct iommu_req *r = user;
+    struct xlat_iommu *m = r->iommu;
+    r->walk_out = 0;
+    if (r->answered) {
+        m->st.late_discarded++;
+        release_if_done(r);
+        return;
+    }
+    xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = resp->page_shift,
+                        .vpn = r->req.vaddr >> resp->page_shift, .pfn = resp->pfn,
+                        .perm = resp->perm, .flags = (uint16_t)m->cfg.spill_counter};
+    bool valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
+    if (valid)
+        m->incl->on_walk(m, &e, r->req.gpu);
+    m->st.walk_answers++;
+    answer(r, valid ? &e : NULL, valid ? XLAT_OK : resp->status, resp->resolver);
+}
+
+/* A miss: the walk starts now; a positive tracker also sends a probe. */
+static void issue_walk(void *arg)
+{
+    struct iommu_req *r = arg;
+    struct xlat_iommu *m = r->iommu;
+    if (!r->walk_out && r->probe_gpu < 0) {
+        int x = m->incl->remote_gpu(m, r);
+        if (x >= 0 && xlat_schedule(m->ctx, m->cfg.remote_latency, probe_done, r) == XLAT_OK) {
+            r->probe_gpu = x;
+            r->probe_out = 1;
+            m->st.remote_probes++;
+        }
+    }
+    int rc = xlat_walker_translate(m->walker, &r->req, walk_done, r);
+    if (rc == XLAT_OK) {
+        r->walk_out = 1;
+        m->st.walks++;
+    } else if (rc == XLAT_ERR_AGAIN) {
+        xlat_schedule(m->ctx, 1, issue_walk, r); /* the walkers' buffer is full */
+    } else if (!r->answered) {
+        answer(r, NULL, rc, m->name);
+    }
+}
+
+static void probe_done(void *arg)
+{
+    struct iommu_req *r = arg;
+    struct xlat_iommu *m = r->iommu;
+    uint32_t x = (uint32_t)r->probe_gpu;
+    xlat_tlb_entry e = {0};
+    bool hit = !r->answered && m->l2[x] &&
+               xlat_tlb_probe(m->l2[x], r->req.pasid, r->req.vaddr, &e) == XLAT_OK;
+    r->probe_out = 0;
+    if (r->answered) {
+        m->st.late_discarded++;
+        release_if_done(r);
+        return;
+    }
+    m->incl->on_remote(m, x, &r->req, hit, &e);
+    if (!hit) {
+        m->st.remote_misses++; /* the walk goes on */
+        return;
+    }
+    m->st.remote_hits++;
+    answer(r, &e, XLAT_OK, xlat_tlb_name(m->l2[x]));
+}
+
+static int owned_event(void *iommu, xlat_event_fn fn, void *user)
+{
+    if (fn == lookup_done || fn == lookup2_done || fn == issue_walk || fn == probe_done)
+        return ((struct iommu_req *)user)->iommu == iommu;
+    return user == iommu; /* victim handling and fault timers carry the IOMMU itself */
+}
+
+static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    return xlat_iommu_translate(unit, req, done, user);
+}
+
+xlat_target xlat_iommu_target(xlat_iommu *m)
+{
+    xlat_target t = {target_translate, m};
+    return t;
+}

@@ -1,0 +1,149 @@
+#include "least_fixture.h"
+
+#include <stdio.h>
+
+static xlat_tlb_entry page(uint64_t vpn)
+{
+    xlat_tlb_entry e = {.pasid = 1, .vpn = vpn, .pfn = 0x1000 + vpn, .page_shift = 12,
+                        .perm = XLAT_PERM_R | XLAT_PERM_W};
+    return e;
+}
+
+static void make_l2(least_fixture *f, uint32_t g, uint32_t entries)
+{
+    char name[16];
+    snprintf(name, sizeof(name), "gpu%u.l2", g);
+    xlat_tlb_config c;
+    xlat_tlb_config_init(&c);
+    c.name = name;
+    c.entries = entries;
+    c.ways = entries; /* one set: LRU over the whole TLB */
+    c.latency = 10;
+    c.mshrs = 4;
+    ck_assert_int_eq(xlat_tlb_create(f->ctx, &c, &f->l2[g]), XLAT_OK);
+    xlat_target t = xlat_iommu_target(f->iommu);
+    ck_assert_int_eq(xlat_tlb_set_next(f->l2[g], &t), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(f->iommu, g, f->l2[g]), XLAT_OK);
+}
+
+void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xlat_incl incl,
+              bool multi_app, xlat_spill_rx rx)
+{
+    memset(f, 0, sizeof(*f));
+    f->ctx = test_ctx(1, NULL);
+    xlat_physmem_config pc;
+    xlat_physmem_config_init(&pc);
+    ck_assert_int_eq(xlat_physmem_create(f->ctx, &pc, &f->mem), XLAT_OK);
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = f->mem;
+    ck_assert_int_eq(xlat_pagetable_create(f->ctx, &tc, &f->pt), XLAT_OK);
+    for (uint64_t vpn = 1; vpn <= 0x13; vpn++)
+        ck_assert_int_eq(xlat_pagetable_map(f->pt, 1, vpn << 12, 0x1000 + vpn, 12,
+                                            XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
+    xlat_iommu_config ic;
+    xlat_iommu_config_init(&ic);
+    ic.walk.pt = f->pt;
+    ic.tlb_entries = iommu_entries;
+    ic.tlb_ways = iommu_entries;
+    ic.inclusion = incl;
+    ic.multi_app = multi_app;
+    ic.spill_rx = rx;
+    ic.remote_latency = 100;  /* a remote L2 answers before a 500-cycle walk */
+    ic.tracker_fp_bits = 16;  /* no false positives in a walk-through */
+    ck_assert_int_eq(xlat_iommu_create(f->ctx, &ic, &f->iommu), XLAT_OK);
+    for (uint32_t g = 0; g < LF_GPUS; g++)
+        make_l2(f, g, l2_entries);
+}
+
+void lf_destroy(least_fixture *f)
+{
+    xlat_iommu_destroy(f->iommu);
+    for (uint32_t g = 0; g < LF_GPUS; g++)
+        xlat_tlb_destroy(f->l2[g]);
+    xlat_pagetable_destroy(f->pt);
+    xlat_physmem_destroy(f->mem);
+    xlat_ctx_destroy(f->ctx);
+}
+
+static void on_done(void *user, const xlat_resp *r)
+{
+    least_fixture *f = user;
+    f->last = *r;
+    f->answers++;
+}
+
+const char *lf_access(least_fixture *f, uint32_t gpu, uint64_t vpn)
+{
+    static char out[16];
+    xlat_req req = {.id = vpn, .vaddr = vpn << 12 | 0x18, .pasid = 1, .gpu = (uint16_t)gpu};
+    int before = f->answers;
+    ck_assert_int_eq(xlat_tlb_translate(f->l2[gpu], &req, on_done, f), XLAT_OK);
+    while (f->answers == before)
+        ck_assert_int_eq(xlat_advance(f->ctx, xlat_next_event(f->ctx) - xlat_now(f->ctx)), XLAT_OK);
+    xlat_advance(f->ctx, 1000); /* let late answers and victims settle */
+    ck_assert_int_eq(f->last.status, XLAT_OK);
+    ck_assert_uint_eq(f->last.pfn, 0x1000 + vpn);
+    const char *who = f->last.resolver;
+    char own[16];
+    snprintf(own, sizeof(own), "gpu%u.l2", gpu);
+    if (!strcmp(who, own))
+        return "L2";
+    if (!strcmp(who, "iommu"))
+        return "IOMMU";
+    if (!strncmp(who, "gpu", 3)) {
+        snprintf(out, sizeof(out), "REMOTE(%c)", who[3]);
+        return out;
+    }
+    return "WALK";
+}
+
+typedef struct dump {
+    char *buf;
+    size_t n, used;
+} dump;
+
+static void add_entry(void *user, const xlat_tlb_entry *e)
+{
+    dump *d = user;
+    int w = snprintf(d->buf + d->used, d->n - d->used, "%s0x%llX%s", d->used ? " " : "",
+                     (unsigned long long)e->vpn, (e->flags & 0x8000) ? "*" : "");
+    if (w > 0 && (size_t)w < d->n - d->used)
+        d->used += (size_t)w;
+}
+
+const char *lf_contents(least_fixture *f, xlat_tlb *t, char *buf, size_t n)
+{
+    (void)f;
+    dump d = {buf, n, 0};
+    buf[0] = 0;
+    ck_assert_int_eq(xlat_tlb_set_foreach(t, 0, add_entry, &d), XLAT_OK);
+    return buf;
+}
+
+const char *lf_tracker(least_fixture *f, uint32_t gpu, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (uint64_t vpn = 1; vpn <= 0x13; vpn++) {
+        if (!xlat_iommu_tracked(f->iommu, gpu, 1, vpn << 12))
+            continue;
+        int w = snprintf(buf + used, n - used, "%s0x%llX", used ? " " : "",
+                         (unsigned long long)vpn);
+        if (w > 0 && (size_t)w < n - used)
+            used += (size_t)w;
+    }
+    return buf;
+}
+
+void lf_preload_l2(least_fixture *f, uint32_t gpu, uint64_t vpn)
+{
+    xlat_tlb_entry e = page(vpn);
+    ck_assert_int_eq(xlat_iommu_preload_l2(f->iommu, gpu, &e), XLAT_OK);
+}
+
+void lf_preload_iommu(least_fixture *f, uint32_t source, uint64_t vpn)
+{
+    xlat_tlb_entry e = page(vpn);
+    ck_assert_int_eq(xlat_iommu_preload(f->iommu, source, &e), XLAT_OK);
+}
