@@ -197,7 +197,7 @@ START_TEST(downstream_refusal_is_retried)
     xlat_fixed_stats fs;
     xlat_fixed_stats_get(h.mem, &fs);
     ck_assert_uint_eq(fs.requests, 2);
-    ck_assert_uint_eq(fs.refusals, 99); /* cycles 2..100 */
+    ck_assert_uint_eq(fs.refusals, 1); /* refused once, then woken when room freed */
 }
 END_TEST
 
@@ -266,7 +266,7 @@ START_TEST(no_next_target_answers_not_found)
     ck_assert_int_eq(h.n, 1);
     ck_assert_int_eq(h.done[0].status, XLAT_ERR_NOT_FOUND);
     ck_assert_str_eq(h.done[0].resolver, "l1");
-    xlat_target bad = {NULL, NULL};
+    xlat_target bad = {NULL, NULL, NULL};
     ck_assert_int_eq(xlat_tlb_set_next(h.l1, &bad), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_tlb_set_next(NULL, NULL), XLAT_ERR_INVAL);
     xlat_req req = {0};

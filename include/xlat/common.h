@@ -92,10 +92,14 @@ typedef struct xlat_pagetable xlat_pagetable;
 typedef struct xlat_pwc xlat_pwc;
 /** @brief A pool of page-table walkers with a scheduler (see walker.h). */
 typedef struct xlat_walker xlat_walker;
+/** @brief A GPU's memory management unit with the GMMU bypass (see gmmu.h). */
+typedef struct xlat_gmmu xlat_gmmu;
 /** @brief A fixed-latency link between units (see link.h). */
 typedef struct xlat_link xlat_link;
 /** @brief The IOMMU shared by GPUs (see iommu.h). */
 typedef struct xlat_iommu xlat_iommu;
+/** @brief A whole multi-GPU translation system (see system.h). */
+typedef struct xlat_system xlat_system;
 
 #ifdef __cplusplus
 }

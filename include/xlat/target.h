@@ -7,6 +7,7 @@
 #define XLAT_TARGET_H
 
 #include "common.h"
+#include "ctx.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +76,10 @@ typedef struct xlat_target {
     /** Accept `req` (return ::XLAT_OK) or refuse it (a negative code). */
     int  (*translate)(void *unit, const xlat_req *req, xlat_done_fn done, void *user);
     void  *unit; /**< First argument of `translate`. */
+    /** Optional: after `translate` refused with ::XLAT_ERR_AGAIN, call
+     *  `fn(user)` (from inside tick/advance) once the unit may accept again,
+     *  so the sender need not retry every cycle. NULL: the sender polls. */
+    int  (*wait)(void *unit, xlat_event_fn fn, void *user);
 } xlat_target;
 
 /**

@@ -20,7 +20,9 @@
 #include "pagetable.h"
 #include "pwc.h"
 #include "walker.h"
+#include "gmmu.h"
 #include "link.h"
 #include "iommu.h"
+#include "system.h"
 
 #endif /* XLAT_XLAT_H */

@@ -193,3 +193,22 @@ uint64_t xlat__rng_below(xlat_rng *rng, uint64_t bound)
     while (x >= limit);
     return x % bound;
 }
+
+/* Appends `s` at `*at` within the errmsg buffer, truncating. */
+static void append(xlat_ctx *ctx, size_t *at, const char *s)
+{
+    while (*s && *at + 1 < sizeof(ctx->errmsg))
+        ctx->errmsg[(*at)++] = *s++;
+    ctx->errmsg[*at] = 0;
+}
+
+int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why)
+{
+    size_t at = 0;
+    append(ctx, &at, kind);
+    append(ctx, &at, " ");
+    append(ctx, &at, name);
+    append(ctx, &at, ": ");
+    append(ctx, &at, why);
+    return XLAT_ERR_AGAIN;
+}

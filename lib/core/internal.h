@@ -78,3 +78,12 @@ void xlat__cancel_events(xlat_ctx *ctx,
 /* The eviction callback a TLB has now (lib/tlb/tlb_report.c), so that a
  * unit taking it over can still call it. */
 void xlat__tlb_evict_fn_get(const xlat_tlb *tlb, xlat_tlb_evict_fn *fn, void **user);
+
+/* Back-pressure (XLAT_ERR_AGAIN) is routine flow control, refused and
+ * retried many times a cycle in a busy system: its message "<kind> <name>:
+ * <why>" is assembled by plain copies, without formatting. */
+int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why);
+
+/* Retries fn(user) when `t` may accept again: through its wait hook when
+ * it has one, else next cycle. */
+int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, void *user);

@@ -41,3 +41,10 @@ int xlat_target_translate(const xlat_target *target, const xlat_req *req, xlat_d
         return XLAT_ERR_INVAL;
     return target->translate(target->unit, req, done, user);
 }
+
+int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, void *user)
+{
+    if (t->wait && t->wait(t->unit, fn, user) == XLAT_OK)
+        return XLAT_OK;
+    return xlat_schedule(ctx, 1, fn, user);
+}

@@ -2,6 +2,7 @@
  * acceptance, translated by the host's function or an identity map. */
 #include "internal.h"
 #include "pool.h"
+#include "waitq.h"
 
 struct fixed_pending {
     void *free_link; /* used by the pool while free */
@@ -16,6 +17,7 @@ struct xlat_fixed {
     char *name;
     xlat_fixed_config cfg;
     struct xlat_pool pending;
+    struct xlat_waitq waitq; /* senders refused at max_outstanding */
     xlat_fixed_stats stats;
 };
 
@@ -42,6 +44,7 @@ static void fixed_free(xlat_fixed *f)
 {
     xlat__cancel_events(f->ctx, owned_event, f);
     xlat__pool_release(&f->pending);
+    xlat__waitq_release(&f->waitq);
     xlat__strfree(f->ctx, f->name);
     xlat__free(f->ctx, f, sizeof(*f));
 }
@@ -67,7 +70,8 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
     f->name = xlat__strdup(ctx, c.name ? c.name : "fixed");
     f->cfg.name = f->name;
     size_t initial = c.max_outstanding ? c.max_outstanding : 64;
-    if (!f->name || xlat__pool_init(&f->pending, ctx, sizeof(struct fixed_pending), initial)) {
+    if (!f->name || xlat__pool_init(&f->pending, ctx, sizeof(struct fixed_pending), initial) ||
+        xlat__waitq_init(&f->waitq, ctx)) {
         fixed_free(f);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_fixed_create: out of memory");
     }
@@ -117,6 +121,7 @@ static void deliver(void *arg)
     xlat_resp r = p->resp;
     r.completed = f->ctx->now;
     xlat__pool_put(&f->pending, p);
+    xlat__waitq_wake(&f->waitq);
     done(user, &r);
 }
 
@@ -127,8 +132,7 @@ int xlat_fixed_translate(xlat_fixed *f, const xlat_req *req, xlat_done_fn done, 
                           !f ? "fixed" : !req ? "req" : "done");
     if (f->cfg.max_outstanding && f->pending.in_use >= f->cfg.max_outstanding) {
         f->stats.refusals++;
-        return xlat__fail(f->ctx, XLAT_ERR_AGAIN, "fixed %s: %u requests outstanding", f->name,
-                          f->cfg.max_outstanding);
+        return xlat__busy(f->ctx, "fixed", f->name, "max_outstanding requests in flight");
     }
     struct fixed_pending *p = xlat__pool_get(&f->pending);
     if (!p || xlat_schedule(f->ctx, f->cfg.latency, deliver, p) != XLAT_OK) {
@@ -156,9 +160,15 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     return xlat_fixed_translate(unit, req, done, user);
 }
 
+static int target_wait(void *unit, xlat_event_fn fn, void *user)
+{
+    xlat_fixed *f = unit;
+    return xlat__waitq_add(&f->waitq, fn, user);
+}
+
 xlat_target xlat_fixed_target(xlat_fixed *f)
 {
-    xlat_target target = {target_translate, f};
+    xlat_target target = {target_translate, f, target_wait};
     return target;
 }
 

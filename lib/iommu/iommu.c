@@ -103,6 +103,8 @@ static int build(struct xlat_iommu *m)
         rc = xlat__iommu_faults_init(m);
     if (rc == XLAT_OK)
         rc = xlat__pool_init(&m->reqs, m->ctx, sizeof(struct iommu_req), m->cfg.buffer_entries);
+    if (rc == XLAT_OK)
+        rc = xlat__waitq_init(&m->waitq, m->ctx);
     return rc;
 }
 
@@ -119,6 +121,7 @@ static void iommu_free(struct xlat_iommu *m)
     xlat_tlb_destroy(m->tlb2);
     xlat__tracker_release(m);
     xlat__pool_release(&m->reqs);
+    xlat__waitq_release(&m->waitq);
     xlat__free(m->ctx, m->victims, m->victims_cap * sizeof(*m->victims));
     xlat__free(m->ctx, m->faults, m->cfg.fault_batch * sizeof(*m->faults));
     xlat__strfree(m->ctx, m->name);
@@ -178,6 +181,7 @@ static void release_if_done(struct iommu_req *r)
     if (r->answered && !r->walk_out && !r->probe_out) {
         r->iommu->in_service--;
         xlat__pool_put(&r->iommu->reqs, r);
+        xlat__waitq_wake(&r->iommu->waitq);
     }
 }
 
@@ -213,8 +217,7 @@ int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, 
                                                             : "request from an unknown GPU");
     if (m->in_service >= m->cfg.buffer_entries) {
         m->st.refusals++;
-        return xlat__fail(m->ctx, XLAT_ERR_AGAIN, "iommu %s: %u requests in service", m->name,
-                          m->in_service);
+        return xlat__busy(m->ctx, "iommu", m->name, "the ATS buffer is full");
     }
     struct iommu_req *r = xlat__pool_get(&m->reqs);
     if (!r || xlat_schedule(m->ctx, m->cfg.tlb_latency, lookup_done, r) != XLAT_OK) {
@@ -303,8 +306,9 @@ static void issue_walk(void *arg)
     if (rc == XLAT_OK) {
         r->walk_out = 1;
         m->st.walks++;
-    } else if (rc == XLAT_ERR_AGAIN) {
-        xlat_schedule(m->ctx, 1, issue_walk, r); /* the walkers' buffer is full */
+    } else if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full */
+        xlat_target walkers = xlat_walker_target(m->walker);
+        xlat__target_retry(m->ctx, &walkers, issue_walk, r);
     } else if (!r->answered) {
         answer(r, NULL, rc, m->name);
     }
@@ -345,8 +349,14 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     return xlat_iommu_translate(unit, req, done, user);
 }
 
+static int target_wait(void *unit, xlat_event_fn fn, void *user)
+{
+    struct xlat_iommu *m = unit;
+    return xlat__waitq_add(&m->waitq, fn, user);
+}
+
 xlat_target xlat_iommu_target(xlat_iommu *m)
 {
-    xlat_target t = {target_translate, m};
+    xlat_target t = {target_translate, m, target_wait};
     return t;
 }

@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "pool.h"
+#include "waitq.h"
 
 #define IOMMU_MAX_GPUS 64
 /* Entry flags owned by the IOMMU's policies: the spill counter in the low
@@ -68,6 +69,7 @@ struct xlat_iommu {
     uint64_t occupancy[IOMMU_MAX_GPUS]; /* IOMMU TLB entries by source GPU */
     struct xlat_pool reqs;
     uint32_t in_service;
+    struct xlat_waitq waitq;            /* senders refused with a full buffer */
     struct iommu_victim *victims;       /* ring of pending L2 victims */
     uint32_t victims_cap, victims_head, victims_len;
     bool victims_scheduled;

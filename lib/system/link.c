@@ -114,7 +114,7 @@ static void cross(void *arg)
     int rc = l->next.translate(l->next.unit, &r->req, arrived, r);
     if (rc == XLAT_ERR_AGAIN) {
         l->st.retries++;
-        rc = xlat_schedule(l->ctx, 1, cross, r); /* the far side is busy */
+        rc = xlat__target_retry(l->ctx, &l->next, cross, r); /* the far side is busy */
     }
     if (rc != XLAT_OK) { /* never lose an accepted request */
         memset(&r->resp, 0, sizeof(r->resp));
@@ -156,7 +156,7 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
 
 xlat_target xlat_link_target(xlat_link *l)
 {
-    xlat_target t = {target_translate, l};
+    xlat_target t = {target_translate, l, NULL}; /* a link never refuses for room */
     return t;
 }
 

@@ -6,6 +6,7 @@
  * arrives.
  */
 #include "tlb_internal.h"
+#include "waitq.h"
 
 #define MSHR_PAGE_SHIFT 12 /* misses are merged per smallest page */
 
@@ -37,6 +38,7 @@ struct tlb_timed {
     xlat_target next;
     uint64_t port_cycle;
     uint32_t port_used;
+    struct xlat_waitq waitq; /* senders refused for want of an MSHR */
 };
 
 static void deliver_hit(void *arg);
@@ -57,6 +59,8 @@ int xlat__tlb_timed_init(xlat_tlb *t)
      * every MSHR: a configured TLB never grows its pool in steady state. */
     size_t initial = (size_t)t->cfg.ports * ((size_t)t->cfg.latency + 1) + 2u * t->cfg.mshrs;
     tm->port_cycle = XLAT_NEVER;
+    if (xlat__waitq_init(&tm->waitq, t->ctx) != XLAT_OK)
+        return XLAT_ERR_NOMEM;
     return xlat__pool_init(&tm->pending, t->ctx, sizeof(struct tlb_pending), initial);
 }
 
@@ -76,6 +80,7 @@ void xlat__tlb_timed_release(xlat_tlb *t)
         return;
     xlat__cancel_events(t->ctx, owned_event, t);
     xlat__pool_release(&tm->pending);
+    xlat__waitq_release(&tm->waitq);
     xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * sizeof(*tm->mshr));
     xlat__free(t->ctx, tm, sizeof(*tm));
     t->timed = NULL;
@@ -170,6 +175,7 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     m->head = m->tail = NULL;
     m->busy = 0;
     t->timed->busy--;
+    xlat__waitq_wake(&t->timed->waitq); /* an MSHR is free again */
     while (p) {
         struct tlb_pending *next = p->next;
         xlat_resp r;
@@ -204,8 +210,8 @@ static void forward_miss(void *arg)
         return;
     }
     int rc = t->timed->next.translate(t->timed->next.unit, &m->fwd, fill_done, m);
-    if (rc == XLAT_ERR_AGAIN)
-        rc = xlat_schedule(t->ctx, 1, forward_miss, m); /* the next level is busy: retry */
+    if (rc == XLAT_ERR_AGAIN) /* the next level is busy: retry when it has room */
+        rc = xlat__target_retry(t->ctx, &t->timed->next, forward_miss, m);
     if (rc != XLAT_OK)
         complete_mshr(m, NULL, rc, t->name); /* never lose an accepted request */
 }
@@ -256,8 +262,7 @@ static struct tlb_pending *new_pending(xlat_tlb *t, const xlat_req *req, xlat_do
 static int refuse(xlat_tlb *t, const char *why)
 {
     t->stats.refusals++;
-    return xlat__fail(t->ctx, XLAT_ERR_AGAIN, "tlb %s: %s at cycle %llu", t->name, why,
-                      (unsigned long long)t->ctx->now);
+    return xlat__busy(t->ctx, "tlb", t->name, why);
 }
 
 static int out_of_memory(xlat_tlb *t, struct tlb_pending *p)
@@ -353,8 +358,19 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     return xlat_tlb_translate(unit, req, done, user);
 }
 
+/* A refused sender retries next cycle when the ports were the reason (they
+ * free every cycle), and when an MSHR frees otherwise. */
+static int target_wait(void *unit, xlat_event_fn fn, void *user)
+{
+    xlat_tlb *t = unit;
+    struct tlb_timed *tm = t->timed;
+    if (tm->port_cycle == t->ctx->now && tm->port_used >= t->cfg.ports)
+        return xlat_schedule(t->ctx, 1, fn, user);
+    return xlat__waitq_add(&tm->waitq, fn, user);
+}
+
 xlat_target xlat_tlb_target(xlat_tlb *t)
 {
-    xlat_target target = {target_translate, t};
+    xlat_target target = {target_translate, t, target_wait};
     return target;
 }

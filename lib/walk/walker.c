@@ -70,6 +70,7 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
 static void pool_free(struct xlat_walker *p)
 {
     xlat__pool_release(&p->reqs);
+    xlat__waitq_release(&p->waitq);
     xlat__free(p->ctx, p->unit, p->cfg.walkers * sizeof(*p->unit));
     xlat__free(p->ctx, p->queue, p->nqueues * sizeof(*p->queue));
     xlat__strfree(p->ctx, p->name);
@@ -97,6 +98,8 @@ static int pool_init(struct xlat_walker *p)
     for (uint32_t t = 0; t < WALK_MAX_TENANTS; t++)
         p->tenant[t].diff_thres = 1.0; /* DWS++: no extra stealing before the first epoch */
     size_t records = (size_t)p->cfg.queue_entries + p->cfg.walkers + 16;
+    if (xlat__waitq_init(&p->waitq, p->ctx) != XLAT_OK)
+        return XLAT_ERR_NOMEM;
     return xlat__pool_init(&p->reqs, p->ctx, sizeof(struct walk_req), records);
 }
 
@@ -173,6 +176,7 @@ void xlat__pending_remove(struct xlat_walker *p, struct walk_req *r)
         p->pending_tail = r->pprev;
     r->pnext = r->pprev = NULL;
     p->buffered--;
+    xlat__waitq_wake(&p->waitq); /* a buffer slot is free again */
 }
 
 uint32_t xlat__walk_tenant_of(const struct xlat_walker *p, uint32_t pasid)
@@ -230,8 +234,7 @@ int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done
     if (w == XLAT_ERR_AGAIN) {
         xlat__pool_put(&p->reqs, r);
         p->st.refusals++;
-        return xlat__fail(p->ctx, XLAT_ERR_AGAIN, "walker %s: no buffer room at cycle %llu",
-                          p->name, (unsigned long long)p->ctx->now);
+        return xlat__busy(p->ctx, "walker", p->name, "no buffer room");
     }
     p->st.requests++;
     p->tenant[r->tenant].st.requests++;
@@ -254,8 +257,14 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     return xlat_walker_translate(unit, req, done, user);
 }
 
+static int target_wait(void *unit, xlat_event_fn fn, void *user)
+{
+    struct xlat_walker *p = unit;
+    return xlat__waitq_add(&p->waitq, fn, user);
+}
+
 xlat_target xlat_walker_target(xlat_walker *p)
 {
-    xlat_target t = {target_translate, p};
+    xlat_target t = {target_translate, p, target_wait};
     return t;
 }

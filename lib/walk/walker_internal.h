@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "pool.h"
+#include "waitq.h"
 
 #define WALK_MAX_TENANTS 64
 #define WALK_MAX_TENANT_MAP 256
@@ -100,6 +101,7 @@ struct xlat_walker {
     uint32_t tenant_map_len;
     uint64_t epoch;                 /* DWS++: arrivals in the current epoch */
     bool kicking;                   /* guards re-entrant dispatch */
+    struct xlat_waitq waitq;        /* senders refused with a full buffer */
     xlat_walker_stats st;
 };
 

@@ -45,5 +45,7 @@ void bench_pagetable(void);
 void bench_pwc(void);
 void bench_walker(void);
 void bench_reference(void);
+void bench_gmmu(void);
+void bench_system(void);
 
 #endif

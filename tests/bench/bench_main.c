@@ -15,5 +15,7 @@ int main(void)
     bench_pwc();
     bench_walker();
     bench_reference();
+    bench_gmmu();
+    bench_system();
     return 0;
 }

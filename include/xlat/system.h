@@ -1,0 +1,134 @@
+/**
+ * @file system.h
+ * @brief Whole multi-GPU translation systems from one configuration: per-CU
+ *        L1 TLBs, a shared L2 TLB per GPU, links, and the shared IOMMU.
+ */
+#ifndef XLAT_SYSTEM_H
+#define XLAT_SYSTEM_H
+
+#include "common.h"
+#include "iommu.h"
+#include "link.h"
+#include "target.h"
+#include "tlb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup system Multi-GPU systems
+ * @brief Builds G GPUs (or MCM chiplets) with C CUs each: a private L1 TLB
+ *        per CU, a shared L2 TLB per GPU, a link per GPU to a shared IOMMU,
+ *        optionally the L2 TLB probing ring; one call translates.
+ *
+ * @code
+ * xlat_system_config sc;
+ * xlat_system_config_init(&sc);              // least-TLB's Table 2 system
+ * sc.iommu.walk.pt = pt;
+ * sc.iommu.inclusion = XLAT_INCL_LEAST;
+ * xlat_system *sys;
+ * xlat_system_create(ctx, &sc, &sys);
+ * xlat_req req = {.id = 1, .vaddr = va, .pasid = 1, .gpu = 2, .cu = 17};
+ * xlat_system_translate(sys, &req, on_done, NULL);
+ * @endcode
+ *
+ * Every unit stays reachable through its handle (xlat_system_l1(),
+ * xlat_system_l2(), xlat_system_link(), xlat_system_iommu()) for statistics
+ * and inspection; the system owns them.
+ * @{
+ */
+
+/** @brief Configuration; fill with xlat_system_config_init(). */
+typedef struct xlat_system_config {
+    uint32_t          struct_size;       /**< sizeof(xlat_system_config), set by init. */
+    uint32_t          gpus;              /**< GPUs (or chiplets), 1..64 (default 4) */
+    uint32_t          cus;               /**< CUs per GPU, 1..1024 (default 64) */
+    xlat_tlb_config   l1;                /**< template of every CU's L1 TLB (name ignored) */
+    xlat_tlb_config   l2;                /**< template of every GPU's L2 TLB (name ignored) */
+    xlat_iommu_config iommu;             /**< the IOMMU (its `gpus` is set from `gpus`;
+                                              iommu.walk.pt is required) */
+    uint32_t          gpu_iommu_latency; /**< one-way cycles of each GPU's link to the IOMMU (default 0) */
+    bool              probe_ring;        /**< least-TLB §5.5 baseline: an L2 miss first probes the
+                                              L2 TLBs of the GPU's two ring neighbours */
+    uint32_t          probe_latency;     /**< cycles from an L2 miss to the probes' answers (default 0) */
+} xlat_system_config;
+
+/** @brief Counters of a system as a whole (each unit has its own). */
+typedef struct xlat_system_stats {
+    uint64_t requests;     /**< requests accepted by xlat_system_translate() */
+    uint64_t refusals;     /**< requests an L1 refused */
+    uint64_t probes;       /**< probing ring: L2 misses that probed the neighbours */
+    uint64_t probe_hits;   /**< of those, answered by a neighbour */
+} xlat_system_stats;
+
+/**
+ * @brief Defaults: least-TLB's Table 2: 4 GPUs of 64 CUs, L1 16 entries
+ *        fully associative (1 cycle), L2 512 entries 16-way (10 cycles),
+ *        the IOMMU defaults of xlat_iommu_config_init(), no link latency.
+ */
+XLAT_API void xlat_system_config_init(xlat_system_config *cfg);
+
+/**
+ * @brief Build the system and wire it.
+ * @param ctx the context.
+ * @param cfg the configuration (copied).
+ * @param out receives the handle.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL arguments, gpus outside 1..64, cus outside
+ *         1..1024, or a unit's configuration its create refuses (the
+ *         message names it)
+ * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system **out);
+
+/** @brief Destroy the system and every unit it built. NULL does nothing. */
+XLAT_API void xlat_system_destroy(xlat_system *sys);
+
+/**
+ * @brief Translate `req` from CU `req->cu` of GPU `req->gpu` (through its L1).
+ * @retval XLAT_OK accepted; `done` is called exactly once
+ * @retval XLAT_ERR_AGAIN the L1 refused it (port or MSHRs busy); nothing was taken
+ * @retval XLAT_ERR_INVAL NULL arguments, or a GPU or CU out of range
+ */
+XLAT_API int xlat_system_translate(xlat_system *sys, const xlat_req *req, xlat_done_fn done,
+                                   void *user);
+
+/**
+ * @brief Shoot down one page of `pasid` everywhere: every L1 and L2 TLB, the
+ *        IOMMU TLB, the tracker and the walk cache.
+ * @return entries removed, or ::XLAT_ERR_INVAL.
+ */
+XLAT_API int xlat_system_invalidate(xlat_system *sys, uint32_t pasid, uint64_t vaddr);
+
+/**
+ * @brief Local TLB shootdown of GPU `gpu`: its L1s and L2 are emptied; the
+ *        IOMMU's tracker is left as it is (least-TLB §4.4).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL or gpu out of range
+ */
+XLAT_API int xlat_system_flush_gpu(xlat_system *sys, uint32_t gpu);
+
+/** @brief CU `cu` of GPU `gpu`'s L1 TLB (NULL when out of range). */
+XLAT_API xlat_tlb *xlat_system_l1(const xlat_system *sys, uint32_t gpu, uint32_t cu);
+/** @brief GPU `gpu`'s L2 TLB (NULL when out of range). */
+XLAT_API xlat_tlb *xlat_system_l2(const xlat_system *sys, uint32_t gpu);
+/** @brief GPU `gpu`'s link to the IOMMU (NULL when out of range). */
+XLAT_API xlat_link *xlat_system_link(const xlat_system *sys, uint32_t gpu);
+/** @brief The shared IOMMU. */
+XLAT_API xlat_iommu *xlat_system_iommu(const xlat_system *sys);
+/** @brief Number of GPUs (0 for NULL). */
+XLAT_API uint32_t xlat_system_gpus(const xlat_system *sys);
+/** @brief Bytes of host memory the TLBs of one GPU hold (its L1s and L2). */
+XLAT_API size_t xlat_system_gpu_memory(const xlat_system *sys, uint32_t gpu);
+/** @brief Copy the system counters (zeros for NULL). */
+XLAT_API void xlat_system_stats_get(const xlat_system *sys, xlat_system_stats *out);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_SYSTEM_H */

@@ -1,0 +1,49 @@
+#include "waitq.h"
+#include "internal.h"
+
+struct xlat_waiter {
+    struct xlat_waiter *next; /* also the pool's link while free */
+    void (*fn)(void *user);
+    void *user;
+};
+
+int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx)
+{
+    q->ctx = ctx;
+    q->head = q->tail = NULL;
+    return xlat__pool_init(&q->waiters, ctx, sizeof(struct xlat_waiter), 16);
+}
+
+void xlat__waitq_release(struct xlat_waitq *q)
+{
+    xlat__pool_release(&q->waiters);
+    q->head = q->tail = NULL;
+}
+
+int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user)
+{
+    struct xlat_waiter *w = xlat__pool_get(&q->waiters);
+    if (!w)
+        return XLAT_ERR_NOMEM;
+    w->fn = fn;
+    w->user = user;
+    w->next = NULL;
+    if (q->tail)
+        q->tail->next = w;
+    else
+        q->head = w;
+    q->tail = w;
+    return XLAT_OK;
+}
+
+void xlat__waitq_wake(struct xlat_waitq *q)
+{
+    struct xlat_waiter *w = q->head;
+    q->head = q->tail = NULL;
+    while (w) {
+        struct xlat_waiter *next = w->next;
+        xlat_schedule(q->ctx, 0, w->fn, w->user);
+        xlat__pool_put(&q->waiters, w);
+        w = next;
+    }
+}

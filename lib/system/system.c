@@ -1,0 +1,223 @@
+/* The system builder: creates every unit of a multi-GPU translation system
+ * from one configuration and wires them: L1 -> L2 -> (probing ring) -> link
+ * -> IOMMU, with every L2 attached to the IOMMU for victims, probes and
+ * spills. */
+#include <stdio.h>
+
+#include "system_internal.h"
+
+void xlat_system_config_init(xlat_system_config *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->struct_size = sizeof(*cfg);
+    cfg->gpus = 4;
+    cfg->cus = 64;
+    xlat_tlb_config_init(&cfg->l1); /* least-TLB Table 2 */
+    cfg->l1.entries = 16;
+    cfg->l1.ways = 16;
+    cfg->l1.latency = 1;
+    xlat_tlb_config_init(&cfg->l2);
+    cfg->l2.entries = 512;
+    cfg->l2.ways = 16;
+    cfg->l2.latency = 10;
+    cfg->l2.mshrs = 16;
+    cfg->l2.ports = 4;
+    xlat_iommu_config_init(&cfg->iommu);
+}
+
+static xlat_tlb **l1_slot(const struct xlat_system *s, uint32_t gpu, uint32_t cu)
+{
+    return &s->l1[(size_t)gpu * s->cfg.cus + cu];
+}
+
+static int make_tlb(struct xlat_system *s, const xlat_tlb_config *tmpl, const char *name,
+                    xlat_tlb **out)
+{
+    xlat_tlb_config c = *tmpl;
+    c.name = name;
+    int rc = xlat_tlb_create(s->ctx, &c, out);
+    return rc == XLAT_OK ? rc : xlat__fail(s->ctx, rc, "system: %s: %s", name,
+                                           xlat_ctx_errmsg(s->ctx));
+}
+
+static int make_link(struct xlat_system *s, uint32_t g)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "gpu%u.link", g);
+    xlat_link_config lc;
+    xlat_link_config_init(&lc);
+    lc.name = name;
+    lc.latency = lc.latency_back = s->cfg.gpu_iommu_latency;
+    xlat_target to_iommu = xlat_iommu_target(s->iommu);
+    int rc = xlat_link_create(s->ctx, &lc, &s->link[g]);
+    return rc == XLAT_OK ? xlat_link_set_next(s->link[g], &to_iommu) : rc;
+}
+
+/* One GPU: its link, its L2 (over the ring stop or the link), its L1s. */
+static int build_gpu(struct xlat_system *s, uint32_t g)
+{
+    char name[48];
+    int rc = make_link(s, g);
+    xlat_target below = xlat_link_target(s->link[g]);
+    if (rc == XLAT_OK && s->cfg.probe_ring)
+        rc = xlat__ring_create(s, g, &below);
+    snprintf(name, sizeof(name), "gpu%u.l2", g);
+    if (rc == XLAT_OK)
+        rc = make_tlb(s, &s->cfg.l2, name, &s->l2[g]);
+    if (rc == XLAT_OK)
+        rc = xlat_tlb_set_next(s->l2[g], &below);
+    if (rc == XLAT_OK)
+        rc = xlat_iommu_attach_l2(s->iommu, g, s->l2[g]);
+    xlat_target to_l2 = xlat_tlb_target(s->l2[g]);
+    for (uint32_t c = 0; c < s->cfg.cus && rc == XLAT_OK; c++) {
+        snprintf(name, sizeof(name), "gpu%u.cu%u.l1", g, c);
+        rc = make_tlb(s, &s->cfg.l1, name, l1_slot(s, g, c));
+        if (rc == XLAT_OK)
+            rc = xlat_tlb_set_next(*l1_slot(s, g, c), &to_l2);
+    }
+    return rc;
+}
+
+static void system_free(struct xlat_system *s)
+{
+    xlat_iommu_destroy(s->iommu); /* first: it gives the L2s their callbacks back */
+    for (uint32_t g = 0; g < s->cfg.gpus; g++) {
+        for (uint32_t c = 0; s->l1 && c < s->cfg.cus; c++)
+            xlat_tlb_destroy(*l1_slot(s, g, c));
+        xlat_tlb_destroy(s->l2[g]);
+        xlat__ring_destroy(s, g);
+        xlat_link_destroy(s->link[g]);
+    }
+    xlat__free(s->ctx, s->l1, (size_t)s->cfg.gpus * s->cfg.cus * sizeof(*s->l1));
+    xlat__free(s->ctx, s, sizeof(*s));
+}
+
+static int check_config(xlat_ctx *ctx, const xlat_system_config *c)
+{
+    if (c->gpus == 0 || c->gpus > SYSTEM_MAX_GPUS)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "system: gpus must be 1..%d, not %u",
+                          SYSTEM_MAX_GPUS, c->gpus);
+    if (c->cus == 0 || c->cus > SYSTEM_MAX_CUS)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "system: cus must be 1..%d, not %u",
+                          SYSTEM_MAX_CUS, c->cus);
+    return XLAT_OK;
+}
+
+static int build(struct xlat_system *s)
+{
+    s->l1 = xlat__calloc(s->ctx, (size_t)s->cfg.gpus * s->cfg.cus, sizeof(*s->l1));
+    if (!s->l1)
+        return xlat__fail(s->ctx, XLAT_ERR_NOMEM, "system: out of memory");
+    xlat_iommu_config ic = s->cfg.iommu;
+    ic.gpus = s->cfg.gpus;
+    int rc = xlat_iommu_create(s->ctx, &ic, &s->iommu);
+    for (uint32_t g = 0; g < s->cfg.gpus && rc == XLAT_OK; g++)
+        rc = build_gpu(s, g);
+    return rc;
+}
+
+int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system **out)
+{
+    xlat_system_config c;
+    if (!ctx || !cfg || !out)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_system_create: NULL %s",
+                          !ctx ? "ctx" : !cfg ? "cfg" : "out");
+    xlat_system_config_init(&c);
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_system_config");
+    if (rc == XLAT_OK)
+        rc = check_config(ctx, &c);
+    if (rc != XLAT_OK)
+        return rc;
+    struct xlat_system *s = xlat__alloc(ctx, sizeof(*s));
+    if (!s)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_system_create: out of memory");
+    s->ctx = ctx;
+    s->cfg = c;
+    if ((rc = build(s)) != XLAT_OK) {
+        system_free(s);
+        return rc;
+    }
+    *out = s;
+    return XLAT_OK;
+}
+
+void xlat_system_destroy(xlat_system *s)
+{
+    if (s)
+        system_free(s);
+}
+
+int xlat_system_translate(xlat_system *s, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    if (!s || !req || !done || req->gpu >= s->cfg.gpus || req->cu >= s->cfg.cus)
+        return xlat__fail(s ? s->ctx : NULL, XLAT_ERR_INVAL, "xlat_system_translate: %s",
+                          !s || !req || !done ? "NULL argument" : "GPU or CU out of range");
+    int rc = xlat_tlb_translate(*l1_slot(s, req->gpu, req->cu), req, done, user);
+    if (rc == XLAT_OK)
+        s->st.requests++;
+    else if (rc == XLAT_ERR_AGAIN)
+        s->st.refusals++;
+    return rc;
+}
+
+int xlat_system_invalidate(xlat_system *s, uint32_t pasid, uint64_t vaddr)
+{
+    if (!s)
+        return XLAT_ERR_INVAL;
+    int removed = 0;
+    for (size_t i = 0; i < (size_t)s->cfg.gpus * s->cfg.cus; i++)
+        removed += xlat_tlb_invalidate(s->l1[i], pasid, vaddr) == XLAT_OK;
+    return removed + xlat_iommu_invalidate(s->iommu, pasid, vaddr);
+}
+
+int xlat_system_flush_gpu(xlat_system *s, uint32_t gpu)
+{
+    if (!s || gpu >= s->cfg.gpus)
+        return xlat__fail(s ? s->ctx : NULL, XLAT_ERR_INVAL, "xlat_system_flush_gpu: %s",
+                          s ? "gpu out of range" : "NULL system");
+    for (uint32_t c = 0; c < s->cfg.cus; c++)
+        xlat_tlb_flush(*l1_slot(s, gpu, c));
+    xlat_tlb_flush(s->l2[gpu]);
+    return XLAT_OK;
+}
+
+xlat_tlb *xlat_system_l1(const xlat_system *s, uint32_t gpu, uint32_t cu)
+{
+    return s && gpu < s->cfg.gpus && cu < s->cfg.cus ? *l1_slot(s, gpu, cu) : NULL;
+}
+
+xlat_tlb *xlat_system_l2(const xlat_system *s, uint32_t gpu)
+{
+    return s && gpu < s->cfg.gpus ? s->l2[gpu] : NULL;
+}
+
+xlat_link *xlat_system_link(const xlat_system *s, uint32_t gpu)
+{
+    return s && gpu < s->cfg.gpus ? s->link[gpu] : NULL;
+}
+
+xlat_iommu *xlat_system_iommu(const xlat_system *s) { return s ? s->iommu : NULL; }
+
+uint32_t xlat_system_gpus(const xlat_system *s) { return s ? s->cfg.gpus : 0; }
+
+size_t xlat_system_gpu_memory(const xlat_system *s, uint32_t gpu)
+{
+    if (!s || gpu >= s->cfg.gpus)
+        return 0;
+    size_t bytes = xlat_tlb_memory(s->l2[gpu]);
+    for (uint32_t c = 0; c < s->cfg.cus; c++)
+        bytes += xlat_tlb_memory(*l1_slot(s, gpu, c));
+    return bytes;
+}
+
+void xlat_system_stats_get(const xlat_system *s, xlat_system_stats *out)
+{
+    if (!out)
+        return;
+    if (s)
+        *out = s->st;
+    else
+        memset(out, 0, sizeof(*out));
+}

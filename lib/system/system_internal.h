@@ -1,0 +1,32 @@
+/* The system builder's private layout. */
+#ifndef XLAT_SYSTEM_INTERNAL_H
+#define XLAT_SYSTEM_INTERNAL_H
+
+#include "internal.h"
+#include "pool.h"
+
+#define SYSTEM_MAX_GPUS 64
+#define SYSTEM_MAX_CUS 1024
+
+/* The probing ring's stop in front of one GPU's link (least-TLB §5.5). */
+struct ring_stop {
+    struct xlat_system *sys;
+    uint32_t gpu;
+    struct xlat_pool reqs;
+};
+
+struct xlat_system {
+    xlat_ctx *ctx;
+    xlat_system_config cfg;
+    xlat_tlb **l1;                  /* gpus x cus */
+    xlat_tlb *l2[SYSTEM_MAX_GPUS];
+    xlat_link *link[SYSTEM_MAX_GPUS];
+    struct ring_stop *ring[SYSTEM_MAX_GPUS];
+    xlat_iommu *iommu;
+    xlat_system_stats st;
+};
+
+int xlat__ring_create(struct xlat_system *s, uint32_t gpu, xlat_target *out);
+void xlat__ring_destroy(struct xlat_system *s, uint32_t gpu);
+
+#endif

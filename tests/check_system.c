@@ -1,0 +1,204 @@
+/* Multi-GPU systems: exact end-to-end latencies with least-TLB's Table 2
+ * (L1 1, L2 10, IOMMU TLB 200, walk 500 cycles), the probing ring, and the
+ * builder's error paths. */
+#include "testutil.h"
+
+static struct {
+    xlat_ctx *ctx;
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    xlat_system *sys;
+    xlat_resp last;
+    int answers;
+} h;
+
+static void table(void)
+{
+    memset(&h, 0, sizeof(h));
+    h.ctx = test_ctx(5, NULL);
+    xlat_physmem_config pc;
+    xlat_physmem_config_init(&pc);
+    ck_assert_int_eq(xlat_physmem_create(h.ctx, &pc, &h.mem), XLAT_OK);
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = h.mem;
+    ck_assert_int_eq(xlat_pagetable_create(h.ctx, &tc, &h.pt), XLAT_OK);
+    for (uint64_t p = 0; p < 64; p++)
+        ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 0x40000000 + p * 4096, 0x5000 + p, 12,
+                                            XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
+}
+
+static void build(uint32_t gpus, xlat_incl incl, bool ring)
+{
+    table();
+    xlat_system_config sc;
+    xlat_system_config_init(&sc);
+    sc.gpus = gpus;
+    sc.cus = 2;
+    sc.gpu_iommu_latency = 300; /* PCIe, ~300 ns at 1 GHz */
+    sc.iommu.walk.pt = h.pt;
+    sc.iommu.inclusion = incl;
+    sc.iommu.remote_latency = 100;
+    sc.probe_ring = ring;
+    sc.probe_latency = 50;
+    ck_assert_msg(xlat_system_create(h.ctx, &sc, &h.sys) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+}
+
+static void teardown(void)
+{
+    xlat_system_destroy(h.sys);
+    xlat_pagetable_destroy(h.pt);
+    xlat_physmem_destroy(h.mem);
+    xlat_ctx_destroy(h.ctx);
+}
+
+static void on_done(void *user, const xlat_resp *r)
+{
+    (void)user;
+    h.last = *r;
+    h.answers++;
+}
+
+/* Sends at cycle `at` and returns the cycles until the answer. */
+static uint64_t latency(uint64_t at, uint32_t gpu, uint32_t cu, uint64_t page)
+{
+    xlat_advance(h.ctx, at - xlat_now(h.ctx));
+    xlat_req req = {.id = page, .vaddr = 0x40000000 + page * 4096 + 8, .pasid = 1,
+                    .gpu = (uint16_t)gpu, .cu = (uint16_t)cu};
+    int before = h.answers;
+    ck_assert_int_eq(xlat_system_translate(h.sys, &req, on_done, NULL), XLAT_OK);
+    while (h.answers == before)
+        xlat_advance(h.ctx, xlat_next_event(h.ctx) - xlat_now(h.ctx));
+    ck_assert_int_eq(h.last.status, XLAT_OK);
+    ck_assert_uint_eq(h.last.pfn, 0x5000 + page);
+    return h.last.completed - at;
+}
+
+START_TEST(table2_latencies_baseline)
+{
+    build(2, XLAT_INCL_MOSTLY, false);
+    /* L1 1 + L2 10 + link 300 + IOMMU TLB 200 + walk 4 x 125 + link 300 */
+    ck_assert_uint_eq(latency(0, 0, 0, 3), 1311);
+    ck_assert_str_eq(h.last.resolver, "iommu.walker");
+    ck_assert_uint_eq(latency(2000, 0, 0, 3), 1);      /* L1 hit */
+    ck_assert_str_eq(h.last.resolver, "gpu0.cu0.l1");
+    ck_assert_uint_eq(latency(3000, 0, 1, 3), 11);     /* L2 hit */
+    ck_assert_str_eq(h.last.resolver, "gpu0.l2");
+    ck_assert_uint_eq(latency(4000, 1, 0, 3), 811);    /* IOMMU TLB hit */
+    ck_assert_str_eq(h.last.resolver, "iommu");
+}
+END_TEST
+
+START_TEST(table2_latencies_least_tlb)
+{
+    build(2, XLAT_INCL_LEAST, false);
+    ck_assert_uint_eq(latency(0, 0, 0, 3), 1311);
+    /* GPU1 misses the IOMMU TLB (least-TLB filled only GPU0's L2); the
+     * tracker points at GPU0, whose L2 answers 100 cycles after the miss. */
+    ck_assert_uint_eq(latency(2000, 1, 0, 3), 911);
+    ck_assert_str_eq(h.last.resolver, "gpu0.l2");
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    ck_assert_uint_eq(st.remote_hits, 1);
+    xlat_advance(h.ctx, 2000);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    ck_assert_uint_eq(st.late_discarded, 1); /* the walk that lost the race */
+    /* A local shootdown of GPU0 leaves the tracker: the next remote probe
+     * misses and the walk answers (least-TLB §4.4). */
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 0), XLAT_OK);
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 1), XLAT_OK);
+    ck_assert_uint_eq(latency(8000, 1, 1, 3), 1311);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    ck_assert_uint_eq(st.remote_misses, 1);
+}
+END_TEST
+
+START_TEST(probing_ring)
+{
+    build(6, XLAT_INCL_MOSTLY, true);
+    /* GPU0's first miss probes GPUs 5 and 1 (50 cycles), then goes on. */
+    ck_assert_uint_eq(latency(0, 0, 0, 7), 1361);
+    ck_assert_uint_eq(latency(2000, 1, 0, 7), 61); /* GPU1's neighbour GPU0 has it */
+    ck_assert_str_eq(h.last.resolver, "gpu0.l2");
+    ck_assert_uint_eq(latency(3000, 2, 0, 7), 61); /* and now GPU1 */
+    ck_assert_str_eq(h.last.resolver, "gpu1.l2");
+    ck_assert_uint_eq(latency(4000, 4, 0, 7), 861); /* 3 and 5 miss: IOMMU TLB hit */
+    xlat_system_stats st;
+    xlat_system_stats_get(h.sys, &st);
+    ck_assert_uint_eq(st.probes, 4);
+    ck_assert_uint_eq(st.probe_hits, 2);
+}
+END_TEST
+
+START_TEST(shootdown_reaches_every_level)
+{
+    build(2, XLAT_INCL_MOSTLY, false);
+    latency(0, 0, 0, 9);
+    latency(2000, 1, 0, 9);
+    ck_assert_int_eq(xlat_tlb_probe(xlat_system_l1(h.sys, 1, 0), 1, 0x40009000, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_unmap(h.pt, 1, 0x40009000), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 0x40009000, 0x7777, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_gt(xlat_system_invalidate(h.sys, 1, 0x40009000), 3);
+    xlat_req req = {.id = 1, .vaddr = 0x40009000, .pasid = 1, .gpu = 1};
+    int before = h.answers;
+    ck_assert_int_eq(xlat_system_translate(h.sys, &req, on_done, NULL), XLAT_OK);
+    while (h.answers == before)
+        xlat_advance(h.ctx, xlat_next_event(h.ctx) - xlat_now(h.ctx));
+    ck_assert_uint_eq(h.last.pfn, 0x7777);
+    ck_assert_str_eq(h.last.resolver, "iommu.walker");
+}
+END_TEST
+
+START_TEST(builder_errors)
+{
+    table();
+    xlat_system_config sc;
+    xlat_system_config_init(&sc);
+    xlat_system *s = NULL;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL); /* no page table */
+    sc.iommu.walk.pt = h.pt;
+    sc.gpus = 0;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
+    sc.gpus = 65;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
+    sc.gpus = 2;
+    sc.cus = 0;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
+    sc.cus = 2;
+    sc.l1.ways = 3;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "gpu0.cu0.l1"));
+    ck_assert_ptr_null(s);
+    sc.l1.ways = 16;
+    ck_assert_int_eq(xlat_system_create(NULL, &sc, &s), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_create(h.ctx, NULL, &s), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &h.sys), XLAT_OK);
+    xlat_req req = {.gpu = 2};
+    ck_assert_int_eq(xlat_system_translate(h.sys, &req, on_done, NULL), XLAT_ERR_INVAL);
+    req.gpu = 1;
+    req.cu = 2;
+    ck_assert_int_eq(xlat_system_translate(h.sys, &req, on_done, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 2), XLAT_ERR_INVAL);
+    ck_assert_ptr_null(xlat_system_l1(h.sys, 0, 2));
+    ck_assert_ptr_null(xlat_system_l2(h.sys, 2));
+    ck_assert_ptr_null(xlat_system_link(h.sys, 2));
+    ck_assert_uint_eq(xlat_system_gpus(h.sys), 2);
+    ck_assert_uint_gt(xlat_system_gpu_memory(h.sys, 1), 2 * 16 * 32);
+    ck_assert_int_eq(xlat_system_invalidate(NULL, 1, 0), XLAT_ERR_INVAL);
+    xlat_system_destroy(NULL);
+}
+END_TEST
+
+Suite *system_suite(void)
+{
+    Suite *s = suite_create("system");
+    TCase *tc = test_case(s, "end_to_end");
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_add_test(tc, table2_latencies_baseline);
+    tcase_add_test(tc, table2_latencies_least_tlb);
+    tcase_add_test(tc, probing_ring);
+    tcase_add_test(tc, shootdown_reaches_every_level);
+    tcase_add_test(tc, builder_errors);
+    return s;
+}
