@@ -149,6 +149,52 @@ START_TEST(shootdown_reaches_every_level)
 }
 END_TEST
 
+/* GMMUs between the L2s and the links ("Dynamic GMMU Bypass for Address
+ * Translation in Multi-GPU Systems" §2): a page of GPU0's local table is
+ * walked locally; any other page costs a failed local walk and then the
+ * IOMMU. */
+START_TEST(gmmu_distributed)
+{
+    table();
+    xlat_pagetable *local[2] = {NULL, NULL};
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = h.mem;
+    for (int g = 0; g < 2; g++)
+        ck_assert_int_eq(xlat_pagetable_create(h.ctx, &tc, &local[g]), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_map(local[0], 1, 0x40000000 + 5 * 4096, 0x5005, 12,
+                                        XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
+    xlat_system_config sc;
+    xlat_system_config_init(&sc);
+    sc.gpus = 2;
+    sc.cus = 2;
+    sc.gpu_iommu_latency = 300;
+    sc.iommu.walk.pt = h.pt;
+    sc.gmmu = true;
+    sc.local_pt = local;
+    sc.gmmu_walk.mem_latency = 25;
+    ck_assert_msg(xlat_system_create(h.ctx, &sc, &h.sys) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+    ck_assert_ptr_nonnull(xlat_system_gmmu(h.sys, 1));
+    ck_assert_ptr_null(xlat_system_gmmu(h.sys, 2));
+    ck_assert_uint_eq(latency(0, 0, 0, 5), 111);            /* local walk: 4 x 25 */
+    ck_assert_str_eq(h.last.resolver, "gpu0.gmmu.walker");
+    ck_assert_uint_eq(latency(1000, 0, 0, 6), 11 + 100 + 1300); /* wasted walk, then IOMMU */
+    ck_assert_uint_eq(latency(4000, 1, 0, 7), 11 + 1300);  /* GPU1's table is empty: no walk */
+    xlat_gmmu_stats gs;
+    xlat_gmmu_stats_get(xlat_system_gmmu(h.sys, 0), &gs);
+    ck_assert_uint_eq(gs.local, 1);
+    ck_assert_uint_eq(gs.remote, 1);
+    ck_assert_uint_eq(gs.wasted_walks, 1);
+    xlat_system_destroy(h.sys);
+    h.sys = NULL;
+    for (int g = 0; g < 2; g++)
+        xlat_pagetable_destroy(local[g]);
+    sc.local_pt = NULL;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &h.sys), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "local_pt"));
+}
+END_TEST
+
 START_TEST(builder_errors)
 {
     table();
@@ -199,6 +245,7 @@ Suite *system_suite(void)
     tcase_add_test(tc, table2_latencies_least_tlb);
     tcase_add_test(tc, probing_ring);
     tcase_add_test(tc, shootdown_reaches_every_level);
+    tcase_add_test(tc, gmmu_distributed);
     tcase_add_test(tc, builder_errors);
     return s;
 }

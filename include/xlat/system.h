@@ -7,6 +7,7 @@
 #define XLAT_SYSTEM_H
 
 #include "common.h"
+#include "gmmu.h"
 #include "iommu.h"
 #include "link.h"
 #include "target.h"
@@ -19,8 +20,11 @@ extern "C" {
 /**
  * @defgroup system Multi-GPU systems
  * @brief Builds G GPUs (or MCM chiplets) with C CUs each: a private L1 TLB
- *        per CU, a shared L2 TLB per GPU, a link per GPU to a shared IOMMU,
- *        optionally the L2 TLB probing ring; one call translates.
+ *        per CU, a shared L2 TLB per GPU, optionally the L2 TLB probing ring
+ *        and a GMMU per GPU, a link per GPU to a shared IOMMU; one call
+ *        translates.
+ *
+ * A miss travels L1 -> L2 -> (ring stop) -> (GMMU) -> link -> IOMMU.
  *
  * @code
  * xlat_system_config sc;
@@ -52,6 +56,13 @@ typedef struct xlat_system_config {
     bool              probe_ring;        /**< least-TLB §5.5 baseline: an L2 miss first probes the
                                               L2 TLBs of the GPU's two ring neighbours */
     uint32_t          probe_latency;     /**< cycles from an L2 miss to the probes' answers (default 0) */
+    bool              gmmu;              /**< give every GPU a GMMU ("Dynamic GMMU Bypass for Address
+                                              Translation in Multi-GPU Systems") between its L2 (or
+                                              its probing-ring stop) and its link */
+    xlat_pagetable *const *local_pt;     /**< with `gmmu`: `gpus` local page tables, one per GPU */
+    xlat_walker_config gmmu_walk;        /**< template of each GMMU's walkers (pt taken from local_pt) */
+    xlat_gmmu_config  gmmu_cfg;          /**< template of each GMMU (name, gpu and walker set by the
+                                              builder; a dynamic GMMU needs its locality source) */
 } xlat_system_config;
 
 /** @brief Counters of a system as a whole (each unit has its own). */
@@ -114,6 +125,8 @@ XLAT_API int xlat_system_flush_gpu(xlat_system *sys, uint32_t gpu);
 XLAT_API xlat_tlb *xlat_system_l1(const xlat_system *sys, uint32_t gpu, uint32_t cu);
 /** @brief GPU `gpu`'s L2 TLB (NULL when out of range). */
 XLAT_API xlat_tlb *xlat_system_l2(const xlat_system *sys, uint32_t gpu);
+/** @brief GPU `gpu`'s GMMU (NULL without GMMUs or out of range). */
+XLAT_API xlat_gmmu *xlat_system_gmmu(const xlat_system *sys, uint32_t gpu);
 /** @brief GPU `gpu`'s link to the IOMMU (NULL when out of range). */
 XLAT_API xlat_link *xlat_system_link(const xlat_system *sys, uint32_t gpu);
 /** @brief The shared IOMMU. */

@@ -16,9 +16,32 @@ struct ring_req {
 
 static void probed(void *arg);
 
+/* Sends a request both neighbours missed on to the GMMU or the link,
+ * waiting for room if they refuse. */
+static void forward(void *arg)
+{
+    struct ring_req *r = arg;
+    struct ring_stop *stop = r->stop;
+    int rc = stop->below.translate(stop->below.unit, &r->req, r->done, r->user);
+    if (rc == XLAT_ERR_AGAIN)
+        rc = xlat__target_retry(stop->sys->ctx, &stop->below, forward, r);
+    else if (rc == XLAT_OK) {
+        xlat__pool_put(&stop->reqs, r);
+        return;
+    }
+    if (rc != XLAT_OK) { /* never lose an accepted request */
+        xlat_resp fail = {.id = r->req.id, .vaddr = r->req.vaddr, .pasid = r->req.pasid,
+                          .status = rc, .issued = r->arrival, .completed = stop->sys->ctx->now};
+        xlat_done_fn done = r->done;
+        void *user = r->user;
+        xlat__pool_put(&stop->reqs, r);
+        done(user, &fail);
+    }
+}
+
 static int owned_event(void *stop, xlat_event_fn fn, void *user)
 {
-    return fn == probed && ((struct ring_req *)user)->stop == stop;
+    return (fn == probed || fn == forward) && ((struct ring_req *)user)->stop == stop;
 }
 
 static int ring_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
@@ -59,17 +82,8 @@ static void probed(void *arg)
     struct xlat_system *s = stop->sys;
     xlat_tlb_entry e;
     xlat_tlb *from = holder(s, stop->gpu, &r->req, &e);
-    if (!from) { /* both missed: on to the IOMMU; the link never refuses */
-        xlat_target up = xlat_link_target(s->link[stop->gpu]);
-        xlat_done_fn done = r->done;
-        void *user = r->user;
-        xlat_req req = r->req;
-        xlat__pool_put(&stop->reqs, r);
-        if (up.translate(up.unit, &req, done, user) != XLAT_OK) {
-            xlat_resp fail = {.id = req.id, .vaddr = req.vaddr, .pasid = req.pasid,
-                              .status = XLAT_ERR_NOMEM, .completed = s->ctx->now};
-            done(user, &fail);
-        }
+    if (!from) { /* both missed: on towards the IOMMU */
+        forward(r);
         return;
     }
     s->st.probe_hits++;
@@ -86,18 +100,21 @@ static void probed(void *arg)
     done(user, &resp);
 }
 
-int xlat__ring_create(struct xlat_system *s, uint32_t gpu, xlat_target *out)
+int xlat__ring_create(struct xlat_system *s, uint32_t gpu, const xlat_target *below,
+                      xlat_target *out)
 {
     struct ring_stop *stop = xlat__alloc(s->ctx, sizeof(*stop));
     if (!stop)
         return XLAT_ERR_NOMEM;
     stop->sys = s;
     stop->gpu = gpu;
+    stop->below = *below;
     s->ring[gpu] = stop;
     if (xlat__pool_init(&stop->reqs, s->ctx, sizeof(struct ring_req), 32) != XLAT_OK)
         return XLAT_ERR_NOMEM;
     out->translate = ring_translate;
     out->unit = stop;
+    out->wait = NULL;
     return XLAT_OK;
 }
 

@@ -25,6 +25,8 @@ void xlat_system_config_init(xlat_system_config *cfg)
     cfg->l2.mshrs = 16;
     cfg->l2.ports = 4;
     xlat_iommu_config_init(&cfg->iommu);
+    xlat_walker_config_init(&cfg->gmmu_walk);
+    xlat_gmmu_config_init(&cfg->gmmu_cfg);
 }
 
 static xlat_tlb **l1_slot(const struct xlat_system *s, uint32_t gpu, uint32_t cu)
@@ -55,14 +57,51 @@ static int make_link(struct xlat_system *s, uint32_t g)
     return rc == XLAT_OK ? xlat_link_set_next(s->link[g], &to_iommu) : rc;
 }
 
-/* One GPU: its link, its L2 (over the ring stop or the link), its L1s. */
+/* GPU g's GMMU over its own walkers and local page table, in front of `below`. */
+static int make_gmmu(struct xlat_system *s, uint32_t g, xlat_target *below)
+{
+    char name[32];
+    if (!s->cfg.local_pt || !s->cfg.local_pt[g])
+        return xlat__fail(s->ctx, XLAT_ERR_INVAL, "system: gmmu needs local_pt[%u]", g);
+    xlat_walker_config w = s->cfg.gmmu_walk;
+    snprintf(name, sizeof(name), "gpu%u.gmmu.walker", g);
+    w.name = name;
+    w.pt = s->cfg.local_pt[g];
+    int rc = xlat_walker_create(s->ctx, &w, &s->gmmu_walker[g]);
+    xlat_gmmu_config c = s->cfg.gmmu_cfg;
+    snprintf(name, sizeof(name), "gpu%u.gmmu", g);
+    c.name = name;
+    c.gpu = g;
+    c.walker = s->gmmu_walker[g];
+    if (rc == XLAT_OK)
+        rc = xlat_gmmu_create(s->ctx, &c, &s->gmmu[g]);
+    if (rc == XLAT_OK)
+        rc = xlat_gmmu_set_iommu(s->gmmu[g], below);
+    if (rc == XLAT_OK)
+        *below = xlat_gmmu_target(s->gmmu[g]);
+    return rc;
+}
+
+/* What GPU g's L2 misses go to: link, GMMU, ring stop, innermost first. */
+static int build_below_l2(struct xlat_system *s, uint32_t g, xlat_target *below)
+{
+    int rc = make_link(s, g);
+    *below = xlat_link_target(s->link[g]);
+    if (rc == XLAT_OK && s->cfg.gmmu)
+        rc = make_gmmu(s, g, below);
+    if (rc == XLAT_OK && s->cfg.probe_ring) {
+        xlat_target inner = *below;
+        rc = xlat__ring_create(s, g, &inner, below);
+    }
+    return rc;
+}
+
+/* One GPU: what lies below its L2, its L2, its L1s. */
 static int build_gpu(struct xlat_system *s, uint32_t g)
 {
     char name[48];
-    int rc = make_link(s, g);
-    xlat_target below = xlat_link_target(s->link[g]);
-    if (rc == XLAT_OK && s->cfg.probe_ring)
-        rc = xlat__ring_create(s, g, &below);
+    xlat_target below;
+    int rc = build_below_l2(s, g, &below);
     snprintf(name, sizeof(name), "gpu%u.l2", g);
     if (rc == XLAT_OK)
         rc = make_tlb(s, &s->cfg.l2, name, &s->l2[g]);
@@ -88,6 +127,8 @@ static void system_free(struct xlat_system *s)
             xlat_tlb_destroy(*l1_slot(s, g, c));
         xlat_tlb_destroy(s->l2[g]);
         xlat__ring_destroy(s, g);
+        xlat_gmmu_destroy(s->gmmu[g]);
+        xlat_walker_destroy(s->gmmu_walker[g]);
         xlat_link_destroy(s->link[g]);
     }
     xlat__free(s->ctx, s->l1, (size_t)s->cfg.gpus * s->cfg.cus * sizeof(*s->l1));
@@ -191,6 +232,11 @@ xlat_tlb *xlat_system_l1(const xlat_system *s, uint32_t gpu, uint32_t cu)
 xlat_tlb *xlat_system_l2(const xlat_system *s, uint32_t gpu)
 {
     return s && gpu < s->cfg.gpus ? s->l2[gpu] : NULL;
+}
+
+xlat_gmmu *xlat_system_gmmu(const xlat_system *s, uint32_t gpu)
+{
+    return s && gpu < s->cfg.gpus ? s->gmmu[gpu] : NULL;
 }
 
 xlat_link *xlat_system_link(const xlat_system *s, uint32_t gpu)

@@ -12,6 +12,7 @@
 struct ring_stop {
     struct xlat_system *sys;
     uint32_t gpu;
+    xlat_target below;      /* where a double miss goes: the GMMU or the link */
     struct xlat_pool reqs;
 };
 
@@ -22,11 +23,15 @@ struct xlat_system {
     xlat_tlb *l2[SYSTEM_MAX_GPUS];
     xlat_link *link[SYSTEM_MAX_GPUS];
     struct ring_stop *ring[SYSTEM_MAX_GPUS];
+    xlat_walker *gmmu_walker[SYSTEM_MAX_GPUS];
+    xlat_gmmu *gmmu[SYSTEM_MAX_GPUS];
     xlat_iommu *iommu;
     xlat_system_stats st;
 };
 
-int xlat__ring_create(struct xlat_system *s, uint32_t gpu, xlat_target *out);
+/* A ring stop for `gpu` in front of `below`; *out becomes its target. */
+int xlat__ring_create(struct xlat_system *s, uint32_t gpu, const xlat_target *below,
+                      xlat_target *out);
 void xlat__ring_destroy(struct xlat_system *s, uint32_t gpu);
 
 #endif
