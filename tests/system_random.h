@@ -19,6 +19,7 @@ typedef struct system_random_result {
     uint64_t stale;           /* answers older than the mapping in force at acceptance */
     uint64_t wrong;           /* another PASID's or another page's translation */
     uint64_t bad_status;      /* answers whose status is not XLAT_OK */
+    uint64_t stale_entries;   /* TLB entries (L1, L2, IOMMU) of an old mapping at quiescent points */
     uint64_t excl_checks;     /* exclusive, one GPU: quiescent points checked */
     uint64_t excl_both;       /* of the translations probed there, held by L2 and IOMMU TLB */
     uint64_t first_stale_id;  /* the first stale answer (when stale > 0) */

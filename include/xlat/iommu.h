@@ -57,7 +57,7 @@ typedef enum xlat_incl {
     XLAT_INCL_LEAST = 3
 } xlat_incl;
 
-/** @brief How least-TLB picks the GPU that receives a spilled IOMMU victim (§4.3). */
+/** @brief How least-TLB picks the GPU that receives a spilled IOMMU victim (§4.2). */
 typedef enum xlat_spill_rx {
     /** The smallest Eviction Counter, counting every native L2 victim a GPU sent to
      *  the IOMMU TLB (never decremented); ties to the lowest GPU id. */

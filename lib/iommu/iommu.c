@@ -3,7 +3,7 @@
  * walkers and, under least-TLB, to the GPU the Local TLB tracker points at.
  * The pending table (one record per request) lets the first valid answer
  * win and drops the later one ("Improving Address Translation in Multi-GPUs
- * via Sharing and Spilling aware TLB Design" §4.2).
+ * via Sharing and Spilling aware TLB Design" §4.1).
  */
 #include <stdio.h>
 

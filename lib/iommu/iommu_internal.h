@@ -87,7 +87,7 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
 void xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source);
 /* Removes what covers (pasid, vaddr) from the IOMMU TLB(s), keeping occupancy right. */
 int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr);
-/* The receiver of a spilled IOMMU victim, or -1 (least-TLB §4.3). */
+/* The receiver of a spilled IOMMU victim, or -1 (least-TLB §4.2). */
 int xlat__spill_receiver(const struct xlat_iommu *m, uint32_t owner);
 void xlat__iommu_spill(struct xlat_iommu *m, const xlat_tlb_entry *w);
 void xlat__iommu_back_invalidate(struct xlat_iommu *m, const xlat_tlb_entry *w);

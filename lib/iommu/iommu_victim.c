@@ -1,7 +1,7 @@
 /*
  * What happens to victims: an L2 victim may enter the IOMMU TLB (exclusive,
  * least-TLB), and an IOMMU TLB victim may be spilled into another GPU's L2
- * (least-TLB multi-application mode, §4.3) or invalidated in every L2
+ * (least-TLB multi-application mode, §4.2) or invalidated in every L2
  * (inclusive). L2 victims are reported from inside the L2's own insert, so
  * they are queued and handled right after it, in order; a spill's own
  * victims join the same queue, which bounds the chain effect's recursion.
@@ -105,7 +105,7 @@ int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
     return removed;
 }
 
-/* Is GPU g a better receiver than the best so far? (least-TLB §4.3) */
+/* Is GPU g a better receiver than the best so far? (least-TLB §4.2) */
 static bool better(const struct xlat_iommu *m, uint32_t g, int best)
 {
     if (best < 0)
