@@ -1,0 +1,243 @@
+/* The IOMMU on its own: two TLB levels, an unbounded TLB, page requests
+ * batched to the host, refusals, and every error path. */
+#include "testutil.h"
+
+static struct {
+    xlat_ctx *ctx;
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    xlat_iommu *iommu;
+    xlat_resp done[16];
+    int n;
+    xlat_iommu_fault faults[16];
+    size_t nfaults, batches;
+} h;
+
+static void setup(void)
+{
+    memset(&h, 0, sizeof(h));
+    h.ctx = test_ctx(3, NULL);
+    xlat_physmem_config pc;
+    xlat_physmem_config_init(&pc);
+    ck_assert_int_eq(xlat_physmem_create(h.ctx, &pc, &h.mem), XLAT_OK);
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = h.mem;
+    ck_assert_int_eq(xlat_pagetable_create(h.ctx, &tc, &h.pt), XLAT_OK);
+    for (uint64_t p = 0; p < 8; p++)
+        ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, p << 12, 0x900 + p, 12, XLAT_PERM_R),
+                         XLAT_OK);
+}
+
+static void teardown(void)
+{
+    xlat_iommu_destroy(h.iommu);
+    xlat_pagetable_destroy(h.pt);
+    xlat_physmem_destroy(h.mem);
+    xlat_ctx_destroy(h.ctx);
+}
+
+static void on_done(void *user, const xlat_resp *r)
+{
+    (void)user;
+    h.done[h.n++] = *r;
+}
+
+static void on_faults(void *user, xlat_iommu *m, const xlat_iommu_fault *f, size_t n)
+{
+    (void)user;
+    (void)m;
+    for (size_t i = 0; i < n; i++)
+        h.faults[h.nfaults++] = f[i];
+    h.batches++;
+}
+
+static int send(uint64_t id, uint64_t vaddr, uint16_t gpu)
+{
+    xlat_req req = {.id = id, .vaddr = vaddr, .pasid = 1, .gpu = gpu};
+    return xlat_iommu_translate(h.iommu, &req, on_done, NULL);
+}
+
+static void make(xlat_iommu_config *c)
+{
+    c->walk.pt = h.pt;
+    ck_assert_msg(xlat_iommu_create(h.ctx, c, &h.iommu) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+}
+
+START_TEST(two_levels)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.tlb_entries = 2; /* the neighborhood paper's 32/256, scaled down */
+    c.tlb_ways = 2;
+    c.tlb_latency = 5;
+    c.tlb2_entries = 8;
+    c.tlb2_ways = 8;
+    c.tlb2_latency = 20;
+    make(&c);
+    for (uint64_t p = 0; p < 3; p++) { /* walks fill both levels */
+        send(p, p << 12, 0);
+        xlat_advance(h.ctx, 1000);
+    }
+    ck_assert_uint_eq(h.done[0].completed - h.done[0].issued, 5 + 20 + 500);
+    send(10, 2 << 12, 0); /* in the first level */
+    send(11, 0, 0);       /* evicted from the first, still in the second */
+    xlat_advance(h.ctx, 100);
+    ck_assert_uint_eq(h.done[3].completed - h.done[3].issued, 5);
+    ck_assert_uint_eq(h.done[4].completed - h.done[4].issued, 25);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.tlb_hits, 2);
+    ck_assert_uint_eq(st.tlb2_hits, 1);
+    ck_assert_uint_eq(st.walks, 3);
+}
+END_TEST
+
+START_TEST(unbounded_tlb)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.tlb_entries = 0; /* the "infinite IOMMU TLB" upper bound */
+    make(&c);
+    for (uint64_t p = 0; p < 8; p++)
+        send(p, p << 12, (uint16_t)(p % 4));
+    xlat_advance(h.ctx, 10000);
+    for (uint64_t p = 0; p < 8; p++)
+        send(10 + p, p << 12, 0);
+    xlat_advance(h.ctx, 10000);
+    ck_assert_int_eq(h.n, 16);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.tlb_hits, 8);
+    ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(h.iommu)), 8);
+}
+END_TEST
+
+START_TEST(page_requests_are_batched)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.fault_fn = on_faults;
+    c.fault_batch = 2;
+    c.fault_timeout = 1000;
+    make(&c);
+    send(1, 0x20000, 2); /* not mapped */
+    send(2, 0x21000, 3);
+    send(3, 0x40000, 1);
+    xlat_advance(h.ctx, 800);
+    ck_assert_uint_eq(h.batches, 1);
+    ck_assert_uint_eq(h.nfaults, 2);
+    ck_assert_uint_eq(h.faults[0].gpu, 2);
+    ck_assert_uint_eq(h.faults[1].vaddr, 0x21000);
+    xlat_advance(h.ctx, 1000); /* the third waits for the timeout */
+    ck_assert_uint_eq(h.batches, 2);
+    ck_assert_uint_eq(h.nfaults, 3);
+    ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 0x20000, 0x777, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_fault_done(h.iommu, h.faults[0].token, XLAT_OK), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_fault_done(h.iommu, h.faults[1].token, XLAT_ERR_FAULT), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_fault_done(h.iommu, h.faults[2].token, XLAT_ERR_PERM), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_fault_done(h.iommu, h.faults[2].token, XLAT_OK), XLAT_ERR_NOT_FOUND);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_int_eq(h.done[0].status, XLAT_ERR_FAULT);
+    ck_assert_int_eq(h.done[1].status, XLAT_ERR_PERM);
+    ck_assert_int_eq(h.done[2].status, XLAT_OK);
+    ck_assert_uint_eq(h.done[2].pfn, 0x777);
+}
+END_TEST
+
+START_TEST(full_buffer_refuses)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.buffer_entries = 2;
+    make(&c);
+    ck_assert_int_eq(send(1, 0, 0), XLAT_OK);
+    ck_assert_int_eq(send(2, 0, 1), XLAT_OK);
+    ck_assert_int_eq(send(3, 0, 2), XLAT_ERR_AGAIN);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "ATS buffer is full"));
+    ck_assert_int_eq(send(4, 0, 9), XLAT_ERR_INVAL); /* unknown GPU */
+    xlat_advance(h.ctx, 2000);
+    ck_assert_int_eq(h.n, 2);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+}
+END_TEST
+
+static int create_rc(xlat_iommu_config *c)
+{
+    xlat_iommu *m = NULL;
+    int rc = xlat_iommu_create(h.ctx, c, &m);
+    xlat_iommu_destroy(m);
+    return rc;
+}
+
+START_TEST(errors)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL); /* no page table */
+    c.walk.pt = h.pt;
+    c.gpus = 0;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.gpus = 65;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.gpus = 4;
+    c.inclusion = (xlat_incl)7;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tlb2_entries = 8;
+    c.tlb2_ways = 8;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "mostly-inclusive"));
+    c.tlb2_entries = 0;
+    c.tracker_entries = 3; /* cannot be split among 4 GPUs */
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.tracker_entries = 2048;
+    c.buffer_entries = 0;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.buffer_entries = 16;
+    c.tlb_ways = 3;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    c.tlb_ways = 64;
+    ck_assert_int_eq(create_rc(&c), XLAT_OK);
+    xlat_iommu *m = NULL;
+    ck_assert_int_eq(xlat_iommu_create(NULL, &c, &m), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_create(h.ctx, NULL, &m), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_create(h.ctx, &c, NULL), XLAT_ERR_INVAL);
+    make(&c);
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 1, .pfn = 1, .page_shift = 12};
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 4, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 4, &e), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 0, &e), XLAT_ERR_INVAL); /* no L2 */
+    e.page_shift = 3;
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 0, &e), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_translate(NULL, NULL, NULL, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_fault_done(NULL, 0, 0), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_invalidate(NULL, 0, 0), XLAT_ERR_INVAL);
+    ck_assert_ptr_null(xlat_iommu_tlb(NULL));
+    ck_assert_ptr_null(xlat_iommu_walker(NULL));
+    ck_assert(!xlat_iommu_tracked(NULL, 0, 0, 0));
+    ck_assert_uint_eq(xlat_iommu_eviction_counter(NULL, 0), 0);
+    xlat_iommu_stats st = {.walks = 3};
+    xlat_iommu_stats_get(NULL, &st);
+    ck_assert_uint_eq(st.walks, 0);
+    xlat_iommu_flush(NULL);
+    xlat_iommu_destroy(NULL);
+    xlat_iommu_config_init(NULL);
+}
+END_TEST
+
+Suite *iommu_suite(void)
+{
+    Suite *s = suite_create("iommu");
+    TCase *tc = test_case(s, "unit");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, two_levels);
+    tcase_add_test(tc, unbounded_tlb);
+    tcase_add_test(tc, page_requests_are_batched);
+    tcase_add_test(tc, full_buffer_refuses);
+    tcase_add_test(tc, errors);
+    return s;
+}
