@@ -224,8 +224,8 @@ static int build(host *h, uint64_t seed, xlat_incl incl, bool multi_app, xlat_sp
     sc.l2.ports = 2;
     sc.gpu_iommu_latency = 50;
     sc.iommu.walk.pt = h->pt;
-    sc.iommu.walk.walkers = 4;
-    sc.iommu.walk.mem_latency = 25;
+    sc.iommu.walk.walkers = 8;
+    sc.iommu.walk.mem_latency = 20;
     sc.iommu.buffer_entries = 32;
     sc.iommu.tlb_entries = 64;
     sc.iommu.tlb_ways = 8;
@@ -266,18 +266,22 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
     while (out->accepted < requests && !out->setup) {
         for (int k = 0; k < 2 && h->waiting < PENDING; k++)
             h->wait[h->waiting++] = draw(h, multi_app);
+        uint64_t before = out->accepted;
         offer(h, requests);
-        uint64_t x = rnd(&h->rng);
-        if (x % 32 == 0)
-            remap(h);
-        if ((x >> 8) % 1500 == 0) {
-            if (xlat_system_flush_gpu(h->sys, (uint32_t)((x >> 24) % h->gpus)) != XLAT_OK)
-                out->setup = 1;
-            out->gpu_flushes++;
-        }
-        if ((x >> 32) % 4000 == 0) {
-            xlat_iommu_flush(xlat_system_iommu(h->sys));
-            out->iommu_flushes++;
+        /* host events, at rates per accepted request */
+        for (uint64_t a = before; a < out->accepted; a++) {
+            uint64_t x = rnd(&h->rng);
+            if (x % 48 == 0)
+                remap(h);
+            if ((x >> 8) % 2000 == 0) {
+                if (xlat_system_flush_gpu(h->sys, (uint32_t)((x >> 24) % h->gpus)) != XLAT_OK)
+                    out->setup = 1;
+                out->gpu_flushes++;
+            }
+            if ((x >> 32) % 5000 == 0) {
+                xlat_iommu_flush(xlat_system_iommu(h->sys));
+                out->iommu_flushes++;
+            }
         }
         xlat_tick(h->ctx);
         if (out->accepted >= next_quiet) {
