@@ -146,7 +146,7 @@ static void offer(host *h, uint64_t limit)
 static void drain(host *h)
 {
     uint64_t after = 0;
-    for (;;) {
+    for (uint64_t guard = 0; guard < 100000000; guard++) {
         uint64_t next = xlat_next_event(h->ctx);
         if (next == XLAT_NEVER || (h->answered == h->r->accepted && ++after > 10000))
             break;

@@ -216,7 +216,8 @@ XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
  * ::XLAT_ERR_PERM at t + latency. An invalidation (invalidate,
  * invalidate_pasid, flush) reaches requests in flight: a hit whose entry was
  * removed before its answer is sent on to the next level then, and a miss
- * of the invalidated address space outstanding at the time is answered
+ * outstanding at the time that the invalidation may cover (same address
+ * space and, for xlat_tlb_invalidate(), the same 1 GiB region) is answered
  * without filling this TLB. A miss waits in an MSHR keyed by PASID and
  * 4 KiB virtual page; a second miss on the same key joins it (no new MSHR,
  * no new request downstream). Does not allocate once warm.

@@ -21,11 +21,16 @@ int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
     for (uint32_t g = 0; g < m->cfg.gpus; g++) {
         xlat_tlb_entry e = {.pasid = pasid, .page_shift = 12, .vpn = vaddr >> 12};
         xlat__tracker_del(m, g, &e);
-        while (m->l2[g] && xlat_tlb_probe(m->l2[g], pasid, vaddr, &e) == XLAT_OK) {
+        if (!m->l2[g])
+            continue;
+        while (xlat_tlb_probe(m->l2[g], pasid, vaddr, &e) == XLAT_OK) {
             xlat__tracker_del(m, g, &e);
             xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
             removed++;
         }
+        /* Also when the L2 holds nothing yet: a miss of it may be in flight,
+         * and its fill must not bring the old translation back. */
+        xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
     }
     if (m->cfg.walk.pwc)
         xlat_pwc_invalidate(m->cfg.walk.pwc, pasid, vaddr);

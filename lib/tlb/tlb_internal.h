@@ -92,8 +92,17 @@ static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)
 int xlat__tlb_timed_init(xlat_tlb *t);
 void xlat__tlb_timed_release(xlat_tlb *t);
 size_t xlat__tlb_timed_bytes(const xlat_tlb *t);
-/* Tells the timed unit that entries of `pasid` (or all, with `all`) were
- * invalidated, so nothing in flight answers or fills with them. */
-void xlat__tlb_timed_invalidated(xlat_tlb *t, int all, uint32_t pasid);
+/* What an invalidation removed: everything, one address space, or the
+ * translations of one address. */
+struct tlb_shootdown {
+    int all;
+    int whole_space;
+    uint32_t pasid;
+    uint64_t vaddr;
+};
+
+/* Tells the timed unit what was invalidated, so nothing in flight answers
+ * or fills with it. */
+void xlat__tlb_timed_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd);
 
 #endif

@@ -216,15 +216,20 @@ static void forward_miss(void *arg)
         complete_mshr(m, NULL, rc, t->name); /* never lose an accepted request */
 }
 
-void xlat__tlb_timed_invalidated(xlat_tlb *t, int all, uint32_t pasid)
+void xlat__tlb_timed_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd)
 {
     struct tlb_timed *tm = t->timed;
     t->epoch++;
-    /* The page size of an outstanding fill is unknown until it arrives, so
-     * every miss of the address space is kept from filling. */
-    for (uint32_t i = 0; i < t->cfg.mshrs; i++)
-        if (tm->mshr[i].busy && (all || tm->mshr[i].pasid == pasid))
-            tm->mshr[i].no_fill = 1;
+    for (uint32_t i = 0; i < t->cfg.mshrs; i++) {
+        struct tlb_mshr *m = &tm->mshr[i];
+        if (!m->busy || (!sd->all && m->pasid != sd->pasid))
+            continue;
+        /* The page size of an outstanding fill is unknown until it arrives:
+         * a miss anywhere in the same 1 GiB region (the largest page) could
+         * bring the removed translation back, so it must not fill. */
+        if (sd->all || sd->whole_space || (m->page >> (30 - MSHR_PAGE_SHIFT)) == (sd->vaddr >> 30))
+            m->no_fill = 1;
+    }
 }
 
 /* The MSHR a new miss on (pasid, page) joins, if any; a miss outstanding

@@ -168,7 +168,8 @@ int xlat_tlb_invalidate(xlat_tlb *t, uint32_t pasid, uint64_t vaddr)
         clear_way(t, w);
         removed++;
     }
-    xlat__tlb_timed_invalidated(t, 0, pasid);
+    struct tlb_shootdown sd = {.pasid = pasid, .vaddr = vaddr};
+    xlat__tlb_timed_invalidated(t, &sd);
     return removed ? XLAT_OK : XLAT_ERR_NOT_FOUND;
 }
 
@@ -183,7 +184,8 @@ int xlat_tlb_invalidate_pasid(xlat_tlb *t, uint32_t pasid)
             removed++;
         }
     }
-    xlat__tlb_timed_invalidated(t, 0, pasid);
+    struct tlb_shootdown sd = {.whole_space = 1, .pasid = pasid};
+    xlat__tlb_timed_invalidated(t, &sd);
     return removed;
 }
 
@@ -197,5 +199,6 @@ void xlat_tlb_flush(xlat_tlb *t)
     memset(t->shift_count, 0, sizeof(t->shift_count));
     t->shift_mask = 0;
     t->count = 0;
-    xlat__tlb_timed_invalidated(t, 1, 0);
+    struct tlb_shootdown sd = {.all = 1};
+    xlat__tlb_timed_invalidated(t, &sd);
 }
