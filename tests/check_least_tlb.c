@@ -174,6 +174,40 @@ START_TEST(figure13_baseline)
 }
 END_TEST
 
+/* Inclusive: an IOMMU TLB victim leaves every L2 too (back-invalidation). */
+START_TEST(inclusive_back_invalidates)
+{
+    lf_build(&f, 1, 2, XLAT_INCL_INCLUSIVE, false, XLAT_SPILL_CUMULATIVE);
+    static const step steps[] = {
+        {0, 0, "", {"", "", "", ""}, "", {NULL}, {0}},
+        {0, 0x1, "WALK", {"0x1", "", "", ""}, "0x1", {NULL}, {0}},
+        {1, 0x2, "WALK", {"0x1", "0x2", "", ""}, "0x1 0x2", {NULL}, {0}},
+        {2, 0x3, "WALK", {"", "0x2", "0x3", ""}, "0x2 0x3", {NULL}, {0}},
+        {0, 0x1, "WALK", {"0x1", "", "0x3", ""}, "0x3 0x1", {NULL}, {0}},
+    };
+    run_steps(steps, 5);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(f.iommu, &st);
+    ck_assert_uint_eq(st.back_invalidations, 2);
+}
+END_TEST
+
+/* Exclusive: a walk fills only the L2, an L2 victim moves into the IOMMU
+ * TLB, an IOMMU hit moves it out again; no tracker, no remote lookups. */
+START_TEST(exclusive_moves)
+{
+    lf_build(&f, 1, 2, XLAT_INCL_EXCLUSIVE, false, XLAT_SPILL_CUMULATIVE);
+    static const step steps[] = {
+        {0, 0, "", {"", "", "", ""}, "", {NULL}, {0}},
+        {0, 0x1, "WALK", {"0x1", "", "", ""}, "", {NULL}, {0}},
+        {0, 0x2, "WALK", {"0x2", "", "", ""}, "0x1", {NULL}, {0}},
+        {1, 0x1, "IOMMU", {"0x2", "0x1", "", ""}, "", {NULL}, {0}},
+        {2, 0x1, "WALK", {"0x2", "0x1", "0x1", ""}, "", {NULL}, {0}},
+    };
+    run_steps(steps, 5);
+}
+END_TEST
+
 Suite *least_tlb_suite(void)
 {
     Suite *s = suite_create("least_tlb");
@@ -184,5 +218,7 @@ Suite *least_tlb_suite(void)
     tcase_add_test(tc, figure13_least_tlb_cumulative);
     tcase_add_test(tc, figure13_least_tlb_occupancy);
     tcase_add_test(tc, figure13_baseline);
+    tcase_add_test(tc, inclusive_back_invalidates);
+    tcase_add_test(tc, exclusive_moves);
     return s;
 }

@@ -273,7 +273,7 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
             uint64_t x = rnd(&h->rng);
             if (x % 48 == 0)
                 remap(h);
-            if ((x >> 8) % 2000 == 0) {
+            if ((x >> 8) % 2000 == 0 || a % 1500 == 1499) { /* random, and at least every 1500 */
                 if (xlat_system_flush_gpu(h->sys, (uint32_t)((x >> 24) % h->gpus)) != XLAT_OK)
                     out->setup = 1;
                 out->gpu_flushes++;

@@ -9,6 +9,7 @@
 #include "waitq.h"
 
 #define MSHR_PAGE_SHIFT 12 /* misses are merged per smallest page */
+#define INVAL_RING 16      /* invalidations a fill can check against */
 
 struct tlb_pending {
     struct tlb_pending *next; /* waiter list of an MSHR */
@@ -24,7 +25,7 @@ struct tlb_pending {
 struct tlb_mshr {
     xlat_tlb *tlb;
     int busy;
-    int no_fill; /* invalidated while outstanding: answer, but do not fill */
+    uint64_t inval_seq; /* invalidations seen when it was allocated */
     uint32_t pasid;
     uint64_t page;
     xlat_req fwd;
@@ -39,6 +40,10 @@ struct tlb_timed {
     uint64_t port_cycle;
     uint32_t port_used;
     struct xlat_waitq waitq; /* senders refused for want of an MSHR */
+    /* The latest invalidations, so that a fill can tell whether one that
+     * came while it was outstanding covers it. */
+    struct tlb_shootdown recent[INVAL_RING];
+    uint64_t inval_seq;
 };
 
 static void deliver_hit(void *arg);
@@ -185,6 +190,24 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     }
 }
 
+/* Does an invalidation since the MSHR was allocated cover (pasid, vaddr)?
+ * `page_shift` 0: the page size is unknown, so any address of the same
+ * 1 GiB region counts. Too many invalidations since: assume it does. */
+static bool invalidated_since(const struct tlb_timed *tm, uint64_t since, uint32_t pasid,
+                              uint64_t vaddr, uint8_t page_shift)
+{
+    if (tm->inval_seq - since > INVAL_RING)
+        return true;
+    uint8_t shift = page_shift ? page_shift : 30;
+    for (uint64_t seq = since + 1; seq <= tm->inval_seq; seq++) {
+        const struct tlb_shootdown *sd = &tm->recent[seq % INVAL_RING];
+        if (sd->all || (sd->pasid == pasid &&
+                        (sd->whole_space || sd->vaddr >> shift == vaddr >> shift)))
+            return true;
+    }
+    return false;
+}
+
 static void fill_done(void *arg, const xlat_resp *down)
 {
     struct tlb_mshr *m = arg;
@@ -196,7 +219,9 @@ static void fill_done(void *arg, const xlat_resp *down)
     /* A permission fault still carries a valid translation: fill it and let
      * each waiter's own access decide. */
     int status = down->status == XLAT_ERR_PERM ? XLAT_OK : down->status;
-    if (status == XLAT_OK && !m->no_fill && xlat_tlb_insert(m->tlb, &e, NULL) < 0)
+    bool stale = invalidated_since(m->tlb->timed, m->inval_seq, m->pasid, m->fwd.vaddr,
+                                   down->page_shift);
+    if (status == XLAT_OK && !stale && xlat_tlb_insert(m->tlb, &e, NULL) < 0)
         status = XLAT_ERR_INVAL; /* the next level answered an impossible page size */
     complete_mshr(m, &e, status, status == XLAT_ERR_INVAL ? m->tlb->name : down->resolver);
 }
@@ -220,16 +245,8 @@ void xlat__tlb_timed_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd)
 {
     struct tlb_timed *tm = t->timed;
     t->epoch++;
-    for (uint32_t i = 0; i < t->cfg.mshrs; i++) {
-        struct tlb_mshr *m = &tm->mshr[i];
-        if (!m->busy || (!sd->all && m->pasid != sd->pasid))
-            continue;
-        /* The page size of an outstanding fill is unknown until it arrives:
-         * a miss anywhere in the same 1 GiB region (the largest page) could
-         * bring the removed translation back, so it must not fill. */
-        if (sd->all || sd->whole_space || (m->page >> (30 - MSHR_PAGE_SHIFT)) == (sd->vaddr >> 30))
-            m->no_fill = 1;
-    }
+    tm->inval_seq++;
+    tm->recent[tm->inval_seq % INVAL_RING] = *sd;
 }
 
 /* The MSHR a new miss on (pasid, page) joins, if any; a miss outstanding
@@ -241,7 +258,8 @@ static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pas
     *free_one = NULL;
     for (uint32_t i = 0; i < n; i++) {
         struct tlb_mshr *m = &tm->mshr[i];
-        if (m->busy && !m->no_fill && m->pasid == pasid && m->page == page)
+        if (m->busy && m->pasid == pasid && m->page == page &&
+            !invalidated_since(tm, m->inval_seq, pasid, page << MSHR_PAGE_SHIFT, 0))
             return m;
         if (!m->busy && !*free_one)
             *free_one = m;
@@ -312,7 +330,7 @@ static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
     if (rc != XLAT_OK)
         return rc;
     m->busy = 1;
-    m->no_fill = 0;
+    m->inval_seq = tm->inval_seq;
     m->pasid = p->req.pasid;
     m->page = page;
     m->fwd = p->req;
