@@ -87,3 +87,9 @@ int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *wh
 /* Retries fn(user) when `t` may accept again: through its wait hook when
  * it has one, else next cycle. */
 int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, void *user);
+
+/* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
+ * permissions, policy flags and payload) and sets r->status to XLAT_OK, or
+ * XLAT_ERR_PERM when `e` does not allow `access`. */
+void xlat__resp_translate(xlat_resp *r, const xlat_tlb_entry *e, uint64_t vaddr,
+                          xlat_access access);

@@ -48,3 +48,16 @@ int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, vo
         return XLAT_OK;
     return xlat_schedule(ctx, 1, fn, user);
 }
+
+void xlat__resp_translate(xlat_resp *r, const xlat_tlb_entry *e, uint64_t vaddr,
+                          xlat_access access)
+{
+    uint8_t need = xlat_access_perm(access);
+    r->page_shift = e->page_shift;
+    r->pfn = e->pfn;
+    r->paddr = (e->pfn << e->page_shift) | (vaddr & ((1ull << e->page_shift) - 1));
+    r->perm = e->perm;
+    r->flags = e->flags;
+    r->aux = e->aux;
+    r->status = (e->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
+}

@@ -101,15 +101,7 @@ static void resolve(const xlat_fixed *f, const xlat_req *req, xlat_resp *r)
     r->status = status;
     if (status != XLAT_OK)
         return;
-    uint8_t need = xlat_access_perm(req->access);
-    if ((e.perm & need) != need)
-        r->status = XLAT_ERR_PERM;
-    r->page_shift = e.page_shift;
-    r->pfn = e.pfn;
-    r->paddr = (e.pfn << e.page_shift) | (req->vaddr & ((1ull << e.page_shift) - 1));
-    r->perm = e.perm;
-    r->flags = e.flags;
-    r->aux = e.aux;
+    xlat__resp_translate(r, &e, req->vaddr, req->access);
 }
 
 static void deliver(void *arg)

@@ -193,13 +193,9 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
                       .status = status, .issued = r->arrival, .completed = m->ctx->now,
                       .resolver = resolver};
     if (e && status == XLAT_OK) {
-        uint8_t need = xlat_access_perm(r->req.access);
-        resp.page_shift = e->page_shift;
-        resp.pfn = e->pfn;
-        resp.paddr = (e->pfn << e->page_shift) | (r->req.vaddr & ((1ull << e->page_shift) - 1));
-        resp.perm = e->perm;
+        xlat__resp_translate(&resp, e, r->req.vaddr, r->req.access);
         resp.flags = (uint16_t)(m->cfg.spill_counter & IOMMU_SC_MASK); /* native again */
-        resp.status = (e->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
+        resp.aux = 0;
         m->incl->on_answer(m, r->req.gpu, e);
     }
     r->answered = 1;

@@ -87,13 +87,10 @@ static void probed(void *arg)
         return;
     }
     s->st.probe_hits++;
-    uint8_t need = xlat_access_perm(r->req.access);
     xlat_resp resp = {.id = r->req.id, .vaddr = r->req.vaddr, .pasid = r->req.pasid,
-                      .page_shift = e.page_shift, .pfn = e.pfn, .perm = e.perm,
-                      .paddr = (e.pfn << e.page_shift) | (r->req.vaddr & ((1ull << e.page_shift) - 1)),
-                      .status = (e.perm & need) == need ? XLAT_OK : XLAT_ERR_PERM,
                       .issued = r->arrival, .completed = s->ctx->now,
                       .resolver = xlat_tlb_name(from)};
+    xlat__resp_translate(&resp, &e, r->req.vaddr, r->req.access);
     xlat_done_fn done = r->done;
     void *user = r->user;
     xlat__pool_put(&stop->reqs, r);

@@ -124,15 +124,7 @@ static void make_resp(xlat_resp *r, const struct tlb_pending *p, const xlat_tlb_
     r->status = status;
     if (status != XLAT_OK)
         return;
-    uint8_t need = xlat_access_perm(p->req.access);
-    if ((e->perm & need) != need)
-        r->status = XLAT_ERR_PERM;
-    r->pfn = e->pfn;
-    r->page_shift = e->page_shift;
-    r->paddr = (e->pfn << e->page_shift) | (p->req.vaddr & ((1ull << e->page_shift) - 1));
-    r->perm = e->perm;
-    r->flags = e->flags;
-    r->aux = e->aux;
+    xlat__resp_translate(r, e, p->req.vaddr, p->req.access);
 }
 
 /* Hands `p`'s answer to its requester and recycles the record first, so the

@@ -36,13 +36,10 @@ static void make_resp(const struct xlat_walker *p, const struct walk_req *r, uin
     if (status != XLAT_OK)
         return;
     uint32_t shift = xlat_pagetable_level_shift(p->pt, level);
-    uint8_t need = xlat_access_perm(r->req.access);
-    out->page_shift = (uint8_t)shift;
-    out->pfn = xlat_pte_pfn(pte) >> (shift - 12);
-    out->paddr = (out->pfn << shift) | (r->req.vaddr & ((1ull << shift) - 1));
-    out->perm = xlat_pte_perm(pte);
-    if ((out->perm & need) != need)
-        out->status = XLAT_ERR_PERM;
+    xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = (uint8_t)shift,
+                        .vpn = r->req.vaddr >> shift, .pfn = xlat_pte_pfn(pte) >> (shift - 12),
+                        .perm = xlat_pte_perm(pte)};
+    xlat__resp_translate(out, &e, r->req.vaddr, r->req.access);
 }
 
 void xlat__walk_answer(struct xlat_walker *p, struct walk_req *r, uint64_t pte, uint32_t level,
