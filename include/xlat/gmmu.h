@@ -207,8 +207,9 @@ typedef struct xlat_gmmu_stats {
     uint64_t discarded_iommu; /**< parallel requests answered by the GMMU: the IOMMU's answer
                                    dropped (or its waiting copy never sent) */
     uint64_t gmmu_retries;    /**< walker refusals (::XLAT_ERR_AGAIN); the request waits and
-                                   is retried */
-    uint64_t iommu_retries;   /**< IOMMU refusals; the request waits and is retried */
+                                   is retried when the walkers have room */
+    uint64_t iommu_retries;   /**< IOMMU refusals; the request waits and is retried when the
+                                   IOMMU path has room (next cycle if it has no wait hook) */
     uint64_t touched_local;   /**< answers counted local (the predictor's L, unbounded) */
     uint64_t touched_remote;  /**< answers counted remote (the predictor's R, unbounded) */
     uint64_t epochs;          /**< epochs evaluated (dynamic mode), idle ones included */

@@ -308,6 +308,14 @@ static int side_try(struct gmmu_req *r, int side)
     return 1;
 }
 
+/* The head of `side`'s queue is retried when the unit below has room
+ * (through its wait hook), or next cycle when it has no hook. */
+static int schedule_drain(xlat_gmmu *g, int side)
+{
+    xlat_target below = side == SIDE_GMMU ? xlat_walker_target(g->cfg.walker) : g->iommu;
+    return xlat__target_retry(g->ctx, &below, side == SIDE_GMMU ? drain_gmmu : drain_iommu, g);
+}
+
 static void wait_pop(struct gmmu_wait *w, int side)
 {
     w->head = w->head->wait_next[side];
@@ -315,8 +323,8 @@ static void wait_pop(struct gmmu_wait *w, int side)
         w->tail = NULL;
 }
 
-/* Puts `r` at the tail of `side`'s queue; the queue's event retries the
- * head next cycle. */
+/* Puts `r` at the tail of `side`'s queue; the head is retried when the
+ * unit below has room. */
 static void wait_push(struct gmmu_req *r, int side)
 {
     xlat_gmmu *g = r->g;
@@ -329,7 +337,7 @@ static void wait_push(struct gmmu_req *r, int side)
     w->tail = r;
     if (w->scheduled)
         return;
-    if (xlat_schedule(g->ctx, 1, side == SIDE_GMMU ? drain_gmmu : drain_iommu, g) == XLAT_OK) {
+    if (schedule_drain(g, side) == XLAT_OK) {
         w->scheduled = 1;
     } else if (w->head == r) {
         wait_pop(w, side); /* alone and no event to retry it: answer rather than lose it */
@@ -363,7 +371,7 @@ static void drain(xlat_gmmu *g, int side)
     }
     if (!w->head || w->scheduled)
         return;
-    if (xlat_schedule(g->ctx, 1, side == SIDE_GMMU ? drain_gmmu : drain_iommu, g) == XLAT_OK) {
+    if (schedule_drain(g, side) == XLAT_OK) {
         w->scheduled = 1;
         return;
     }
