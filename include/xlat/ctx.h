@@ -43,6 +43,11 @@ extern "C" {
  * A callback must not call xlat_tick() or xlat_advance() (they return
  * ::XLAT_ERR_STATE), and must not destroy the context or the unit that is
  * calling it.
+ *
+ * **Tearing down.** Units that send to one another keep pointers into each
+ * other while requests are in flight (answers owed, senders waiting for
+ * room). Destroy a unit when it is idle, or destroy all the units of a
+ * context together and do not advance the context in between.
  * @{
  */
 
