@@ -333,14 +333,14 @@ static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
 
 static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
 {
-    struct tlb_mshr *free_one;
-    if (!find_mshr(t->timed, t->cfg.mshrs, req->pasid, req->vaddr >> MSHR_PAGE_SHIFT, &free_one) &&
-        !free_one)
-        return refuse(t, "every MSHR is busy");
     struct tlb_pending *p = new_pending(t, req, done, user);
     if (!p)
         return out_of_memory(t, p);
-    int rc = join_miss(t, p, t->cfg.latency);
+    int rc = join_miss(t, p, t->cfg.latency); /* one scan of the MSHRs decides */
+    if (rc == XLAT_ERR_AGAIN) {
+        xlat__pool_put(&t->timed->pending, p);
+        return refuse(t, "every MSHR is busy");
+    }
     if (rc != XLAT_OK)
         return out_of_memory(t, p);
     t->stats.misses++;
