@@ -997,20 +997,12 @@ END_TEST
 
 /* ---- randomized: exactly once, right answers, nothing left ----------------- */
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void random_run(uint64_t seed, xlat_gmmu_mode mode)
 {
     uint64_t s = seed;
-    world(5 + (uint32_t)(rnd(&s) % 20), 4, 8, 20 + (uint32_t)(rnd(&s) % 180), 8);
+    world(5 + (uint32_t)(test_rand(&s) % 20), 4, 8, 20 + (uint32_t)(test_rand(&s) % 180), 8);
     xlat_gmmu_config c;
-    gmmu_cfg(&c, mode, (xlat_gmmu_routing)(rnd(&s) % 3), 300 + rnd(&s) % 500);
+    gmmu_cfg(&c, mode, (xlat_gmmu_routing)(test_rand(&s) % 3), 300 + test_rand(&s) % 500);
     c.epoch_fn = NULL;
     c.oracle = oracle_local; /* for the ideal mode */
     c.oracle_user = &f;
@@ -1019,19 +1011,19 @@ static void random_run(uint64_t seed, xlat_gmmu_mode mode)
     static int expect_ok[1000];
     int n = 0;
     while (n < 1000) {
-        for (uint64_t k = rnd(&s) % 4; k > 0 && n < 1000; k--, n++) {
+        for (uint64_t k = test_rand(&s) % 4; k > 0 && n < 1000; k--, n++) {
             /* Phases of mostly local, mostly remote and mixed requests, so
              * that the dynamic route moves among all three. */
             static const uint64_t local_pct[3] = {95, 3, 50};
-            uint64_t pick = rnd(&s) % 100;
+            uint64_t pick = test_rand(&s) % 100;
             uint32_t pasid = pick == 99 ? 2 : PASID;
-            va[n] = pick >= 97 ? NOWHERE_VA + 0x1000 * (rnd(&s) % 8)
-                  : pick < local_pct[(xlat_now(f.ctx) / 1500) % 3] ? LOCAL_VA(rnd(&s) % LOCAL_PAGES)
-                  : REMOTE_VA(rnd(&s) % 200);
+            va[n] = pick >= 97 ? NOWHERE_VA + 0x1000 * (test_rand(&s) % 8)
+                  : pick < local_pct[(xlat_now(f.ctx) / 1500) % 3] ? LOCAL_VA(test_rand(&s) % LOCAL_PAGES)
+                  : REMOTE_VA(test_rand(&s) % 200);
             expect_ok[n] = va[n] < NOWHERE_VA;
             ck_assert_int_eq(send_pasid((uint64_t)n, va[n], pasid), XLAT_OK);
         }
-        run_until(xlat_now(f.ctx) + 1 + rnd(&s) % 60);
+        run_until(xlat_now(f.ctx) + 1 + test_rand(&s) % 60);
     }
     drain();
     ck_assert_int_eq(f.ndone, 1000);

@@ -876,14 +876,6 @@ static int model_overlaps(const struct pt_model *md, uint64_t va, uint8_t shift)
     return 0;
 }
 
-static uint64_t rnd(uint64_t *st)
-{
-    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Addresses crowd a few megabytes at 0 and at 1 GiB, so that pages of all
  * three sizes keep colliding. */
 static uint64_t random_va(uint64_t r, uint8_t shift)
@@ -939,7 +931,7 @@ START_TEST(matches_model)
     struct pt_model md = {calloc(4096, sizeof(struct mapping)), 0};
     uint64_t st = 3;
     for (int i = 0; i < 20000; i++) {
-        uint64_t r = rnd(&st);
+        uint64_t r = test_rand(&st);
         if (r % 3 == 0)
             random_map(pt, &md, r >> 2);
         else if (r % 3 == 1)

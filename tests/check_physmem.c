@@ -435,14 +435,6 @@ static int model_range(struct model *md, uint64_t pfn, uint64_t n, int take)
     return XLAT_OK;
 }
 
-static uint64_t rand_next(uint64_t *st)
-{
-    uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Runs handed out so far, so that frees mostly hit allocated frames. */
 struct runs {
     uint64_t pfn[256], n[256];
@@ -451,7 +443,7 @@ struct runs {
 static void random_op(xlat_physmem *m, struct model *md, struct runs *rs, uint64_t *st)
 {
     static const uint64_t aligns[] = {1, 1, 2, 8, 64, 128, 512};
-    uint64_t r = rand_next(st), pfn = 0, slot = (r >> 40) % 256;
+    uint64_t r = test_rand(st), pfn = 0, slot = (r >> 40) % 256;
     uint64_t n = r % 4 == 0 ? 1 + (r >> 8) % 700 : 1 + (r >> 8) % 4;
     uint64_t align = aligns[(r >> 20) % 7];
     uint64_t at = md->base + (r >> 32) % md->frames;

@@ -1,3 +1,4 @@
+#include "testutil.h"
 #include "shootdown_run.h"
 
 #include <stdlib.h>
@@ -52,19 +53,11 @@ static xlat_tlb *tlb(xlat_ctx *ctx, uint32_t entries, uint32_t ways, uint32_t la
     return t;
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* The host remaps one page and shoots it down in both TLBs. */
 static void remap(host *h, xlat_tlb *l1, xlat_tlb *l2, uint64_t *s)
 {
-    uint32_t pasid = (uint32_t)(rnd(s) % SPACES);
-    uint64_t vpn = rnd(s) % PAGES;
+    uint32_t pasid = (uint32_t)(test_rand(s) % SPACES);
+    uint64_t vpn = test_rand(s) % PAGES;
     h->version[pasid][vpn]++;
     xlat_tlb_invalidate(l1, pasid, vpn << 12);
     xlat_tlb_invalidate(l2, pasid, vpn << 12);
@@ -101,13 +94,13 @@ void shootdown_run(uint64_t seed, uint64_t requests, shootdown_result *r)
         for (int k = 0; k < 2 && r->accepted < requests; k++) {
             uint64_t id = r->accepted;
             uint32_t pasid = (uint32_t)(id % SPACES);
-            uint64_t vpn = rnd(&s) % PAGES;
-            xlat_req req = {.id = id, .vaddr = vpn << 12 | (rnd(&s) & 0xfff), .pasid = pasid};
+            uint64_t vpn = test_rand(&s) % PAGES;
+            xlat_req req = {.id = id, .vaddr = vpn << 12 | (test_rand(&s) & 0xfff), .pasid = pasid};
             h.accept_version[id] = h.version[pasid][vpn];
             if (xlat_tlb_translate(l1, &req, on_done, &h) == XLAT_OK)
                 r->accepted++;
         }
-        if (rnd(&s) % 16 == 0)
+        if (test_rand(&s) % 16 == 0)
             remap(&h, l1, l2, &s);
         xlat_tick(ctx);
     }

@@ -1,3 +1,4 @@
+#include "testutil.h"
 #include "system_random.h"
 
 #include <stdlib.h>
@@ -39,14 +40,6 @@ typedef struct host {
     system_random_result *r;
 } host;
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void on_done(void *user, const xlat_resp *resp)
 {
     host *h = user;
@@ -80,8 +73,8 @@ static void on_done(void *user, const xlat_resp *resp)
 /* The host remaps one page (the next version) and shoots it down. */
 static void remap(host *h)
 {
-    uint32_t pasid = 1 + (uint32_t)(rnd(&h->rng) % SPACES);
-    uint64_t page = rnd(&h->rng) % PAGES, va = BASE + page * 4096;
+    uint32_t pasid = 1 + (uint32_t)(test_rand(&h->rng) % SPACES);
+    uint64_t page = test_rand(&h->rng) % PAGES, va = BASE + page * 4096;
     uint64_t v = ++h->version[pasid][page];
     if (xlat_pagetable_unmap(h->pt, pasid, va) != XLAT_OK ||
         xlat_pagetable_map(h->pt, pasid, va, frame(v, pasid, page), 12,
@@ -95,19 +88,19 @@ static void remap(host *h)
 static pending draw(host *h, bool multi_app)
 {
     pending p;
-    p.gpu = (uint32_t)(rnd(&h->rng) % h->gpus);
-    p.cu = (uint32_t)(rnd(&h->rng) % h->cus);
-    uint64_t x = rnd(&h->rng);
+    p.gpu = (uint32_t)(test_rand(&h->rng) % h->gpus);
+    p.cu = (uint32_t)(test_rand(&h->rng) % h->cus);
+    uint64_t x = test_rand(&h->rng);
     if (multi_app && x % 4)
         p.pasid = 1 + p.gpu % SPACES;       /* mostly the GPU's own application */
     else
         p.pasid = (x >> 8) % 2 ? 1 : 1 + (uint32_t)((x >> 16) % SPACES);
     uint64_t per = (PAGES - HOT) / h->gpus ? (PAGES - HOT) / h->gpus : 1;
-    if (rnd(&h->rng) % 2)
-        p.page = rnd(&h->rng) % HOT;
+    if (test_rand(&h->rng) % 2)
+        p.page = test_rand(&h->rng) % HOT;
     else
-        p.page = HOT + (p.gpu * per + rnd(&h->rng) % per) % (PAGES - HOT);
-    p.offset = rnd(&h->rng) & 0xff8;
+        p.page = HOT + (p.gpu * per + test_rand(&h->rng) % per) % (PAGES - HOT);
+    p.offset = test_rand(&h->rng) & 0xff8;
     return p;
 }
 
@@ -270,7 +263,7 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
         offer(h, requests);
         /* host events, at rates per accepted request */
         for (uint64_t a = before; a < out->accepted; a++) {
-            uint64_t x = rnd(&h->rng);
+            uint64_t x = test_rand(&h->rng);
             if (x % 48 == 0)
                 remap(h);
             if ((x >> 8) % 2000 == 0 || a % 1500 == 1499) { /* random, and at least every 1500 */

@@ -58,3 +58,11 @@ TCase *test_case(Suite *s, const char *name)
     suite_add_tcase(s, tc);
     return tc;
 }
+
+uint64_t test_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}

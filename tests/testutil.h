@@ -27,6 +27,9 @@ void counting_alloc_init(counting_alloc *ca);
 /* A context with the given seed and, when ca is non-NULL, its allocator. */
 xlat_ctx *test_ctx(uint64_t seed, counting_alloc *ca);
 
+/* splitmix64: the one deterministic generator of the test programs. */
+uint64_t test_rand(uint64_t *state);
+
 /* A TCase with a generous timeout (sanitizer builds are slow). */
 TCase *test_case(Suite *s, const char *name);
 

@@ -1,3 +1,4 @@
+#include "testutil.h"
 #include "tlb_model.h"
 
 #include <stdlib.h>
@@ -91,27 +92,19 @@ static void model_invalidate_pasid(model *m, uint32_t pasid)
                 remove_at(m, s, i);
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static uint64_t random_vaddr(uint64_t *s, uint32_t entries)
 {
     /* A footprint of about three times the TLB, in two address spaces'
      * worth of 4 KiB pages plus a few 2 MiB regions. */
-    return (rnd(s) % (3ull * entries + 8)) << 12 | (rnd(s) & 0xfff);
+    return (test_rand(s) % (3ull * entries + 8)) << 12 | (test_rand(s) & 0xfff);
 }
 
 static uint64_t step(xlat_tlb *t, model *m, uint64_t *s, uint32_t entries)
 {
-    uint32_t pasid = (uint32_t)(rnd(s) % 3);
+    uint32_t pasid = (uint32_t)(test_rand(s) % 3);
     uint64_t vaddr = random_vaddr(s, entries), pfn = 0, bad = 0;
     xlat_tlb_entry got, v;
-    switch (rnd(s) % 16) {
+    switch (test_rand(s) % 16) {
     case 0: case 1: case 2: case 3: case 4: case 5: {
         int hit = model_lookup(m, pasid, vaddr, 1, &pfn);
         int rc = xlat_tlb_lookup(t, pasid, vaddr, &got);
@@ -124,8 +117,8 @@ static uint64_t step(xlat_tlb *t, model *m, uint64_t *s, uint32_t entries)
         break;
     }
     case 7: case 8: case 9: case 10: case 11: case 12: {
-        uint8_t shift = rnd(s) % 8 ? 12 : 21;
-        model_entry e = {pasid, vaddr >> shift, shift, rnd(s) >> 20};
+        uint8_t shift = test_rand(s) % 8 ? 12 : 21;
+        model_entry e = {pasid, vaddr >> shift, shift, test_rand(s) >> 20};
         xlat_tlb_entry x = {.pasid = pasid, .vpn = e.vpn, .pfn = e.pfn, .page_shift = shift};
         model_entry mv;
         int ev = model_insert(m, &e, &mv);
@@ -149,13 +142,13 @@ static uint64_t step(xlat_tlb *t, model *m, uint64_t *s, uint32_t entries)
         break;
     }
     case 14:
-        if (rnd(s) % 64 == 0) {
+        if (test_rand(s) % 64 == 0) {
             model_invalidate_pasid(m, pasid);
             xlat_tlb_invalidate_pasid(t, pasid);
         }
         break;
     default:
-        if (rnd(s) % 512 == 0) {
+        if (test_rand(s) % 512 == 0) {
             memset(m->n, 0, m->sets * sizeof(*m->n));
             xlat_tlb_flush(t);
         }

@@ -1,3 +1,4 @@
+#include "testutil.h"
 #include "walk_random.h"
 
 #include <stdlib.h>
@@ -14,14 +15,6 @@ typedef struct run {
     uint32_t *seen;
     walk_random_result *out;
 } run;
-
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Page i of PASID p: clusters of 16 pages every 64 MiB, so neighborhoods
  * at every level are shared by some pages and not by others. */
@@ -90,18 +83,18 @@ static void send_all(run *w, uint64_t seed, uint64_t requests)
 {
     uint64_t s = seed, id = 0;
     while (id < requests) {
-        uint64_t burst = rnd(&s) % 6;
-        uint64_t base = rnd(&s) % PAGES;
+        uint64_t burst = test_rand(&s) % 6;
+        uint64_t base = test_rand(&s) % PAGES;
         for (uint64_t b = 0; b < burst && id < requests; b++) {
-            uint32_t pasid = (uint32_t)(rnd(&s) % 4);
-            uint64_t page = (base + rnd(&s) % 24) % PAGES;
-            xlat_req req = {.id = id, .pasid = pasid, .vaddr = page_va(page) + (rnd(&s) & 0xfff)};
+            uint32_t pasid = (uint32_t)(test_rand(&s) % 4);
+            uint64_t page = (base + test_rand(&s) % 24) % PAGES;
+            xlat_req req = {.id = id, .pasid = pasid, .vaddr = page_va(page) + (test_rand(&s) & 0xfff)};
             while (xlat_walker_translate(w->pool, &req, on_done, w) != XLAT_OK)
                 xlat_tick(w->ctx);
             w->out->accepted++;
             id++;
         }
-        xlat_advance(w->ctx, rnd(&s) % 30);
+        xlat_advance(w->ctx, test_rand(&s) % 30);
     }
     xlat_advance(w->ctx, 10000000);
 }

@@ -1,3 +1,4 @@
+#include "../testutil.h"
 #include "walk_sched_long.h"
 
 #include <stdbool.h>
@@ -31,14 +32,6 @@ typedef struct run {
     source src[SPACES];
     walk_sched_long_result *r;
 } run;
-
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Groups of 32 pages, one group per 2 MiB region every 6 MiB: walks share
  * upper levels (and PWC entries) with some pages and not with others. */
@@ -86,18 +79,18 @@ static int build_pool(run *w, xlat_walk_sched sched, uint32_t tenants)
     c->pt = w->pt;
     c->sched = sched;
     c->tenants = tenants;
-    c->walkers = tenants * (1 + (uint32_t)(rnd(&w->s) % 4));
-    c->queue_entries = c->walkers * (1 + (uint32_t)(rnd(&w->s) % 12));
-    c->queue_entries += (uint32_t)(rnd(&w->s) % c->walkers); /* a remainder goes unused */
-    c->mem_latency = 5 + (uint32_t)(rnd(&w->s) % 26);
-    c->assign = rnd(&w->s) % 2 ? XLAT_ASSIGN_INTERLEAVED : XLAT_ASSIGN_CONTIGUOUS;
-    c->idle_steal = rnd(&w->s) % 4 != 0;
-    xlat_dwspp_preset(&c->dwspp, (xlat_dwspp_variant)(rnd(&w->s) % 3));
-    c->dwspp.epoch_length = (uint32_t[]){200, 50, 8}[rnd(&w->s) % 3];
-    c->dwspp.strict_bounds = rnd(&w->s) % 2;
+    c->walkers = tenants * (1 + (uint32_t)(test_rand(&w->s) % 4));
+    c->queue_entries = c->walkers * (1 + (uint32_t)(test_rand(&w->s) % 12));
+    c->queue_entries += (uint32_t)(test_rand(&w->s) % c->walkers); /* a remainder goes unused */
+    c->mem_latency = 5 + (uint32_t)(test_rand(&w->s) % 26);
+    c->assign = test_rand(&w->s) % 2 ? XLAT_ASSIGN_INTERLEAVED : XLAT_ASSIGN_CONTIGUOUS;
+    c->idle_steal = test_rand(&w->s) % 4 != 0;
+    xlat_dwspp_preset(&c->dwspp, (xlat_dwspp_variant)(test_rand(&w->s) % 3));
+    c->dwspp.epoch_length = (uint32_t[]){200, 50, 8}[test_rand(&w->s) % 3];
+    c->dwspp.strict_bounds = test_rand(&w->s) % 2;
     xlat_pwc_config pc;
     xlat_pwc_config_init(&pc);
-    if (rnd(&w->s) % 2 && xlat_pwc_create(w->ctx, &pc, &w->pwc))
+    if (test_rand(&w->s) % 2 && xlat_pwc_create(w->ctx, &pc, &w->pwc))
         return -1;
     c->pwc = w->pwc;
     return xlat_walker_create(w->ctx, c, &w->pool);
@@ -110,16 +103,16 @@ static void build_sources(run *w, uint32_t tenants)
 {
     const xlat_walker_config *c = &w->cfg;
     uint64_t serve = 1000000ull * c->walkers / (4 * c->mem_latency); /* walks per Mcycle */
-    uint64_t load = serve * (30 + rnd(&w->s) % 121) / 100;
+    uint64_t load = serve * (30 + test_rand(&w->s) % 121) / 100;
     uint64_t weight[SPACES], total = 0;
     for (uint32_t t = 0; t < tenants; t++)
-        total += weight[t] = 1 + rnd(&w->s) % 100;
+        total += weight[t] = 1 + test_rand(&w->s) % 100;
     for (uint32_t t = 0; t < tenants; t++) {
         source *s = &w->src[t];
         uint64_t share = t == 0 ? load / 2 : load / 2 * weight[t] / (total - weight[0]);
         s->rate = 2 * share + 1;
-        s->flip = 2 + (uint32_t)(rnd(&w->s) % 30);
-        s->on = rnd(&w->s) % 2;
+        s->flip = 2 + (uint32_t)(test_rand(&w->s) % 30);
+        s->on = test_rand(&w->s) % 2;
     }
 }
 
@@ -127,12 +120,12 @@ static void generate(run *w, uint32_t tenants)
 {
     for (uint32_t t = 0; t < tenants && w->next_id < w->requests; t++) {
         source *s = &w->src[t];
-        if (rnd(&w->s) % 1000 < s->flip)
+        if (test_rand(&w->s) % 1000 < s->flip)
             s->on = !s->on;
-        if (!s->on || s->len == RING || rnd(&w->s) % 1000000 >= s->rate)
+        if (!s->on || s->len == RING || test_rand(&w->s) % 1000000 >= s->rate)
             continue;
         uint64_t id = w->next_id++;
-        w->page[id] = (uint32_t)(rnd(&w->s) % PAGES);
+        w->page[id] = (uint32_t)(test_rand(&w->s) % PAGES);
         s->ring[(s->head + s->len++) % RING] = id;
     }
 }
