@@ -16,13 +16,7 @@ static void table(void)
 {
     memset(&h, 0, sizeof(h));
     h.ctx = test_ctx(5, NULL);
-    xlat_physmem_config pc;
-    xlat_physmem_config_init(&pc);
-    ck_assert_int_eq(xlat_physmem_create(h.ctx, &pc, &h.mem), XLAT_OK);
-    xlat_pagetable_config tc;
-    xlat_pagetable_config_init(&tc);
-    tc.mem = h.mem;
-    ck_assert_int_eq(xlat_pagetable_create(h.ctx, &tc, &h.pt), XLAT_OK);
+    test_table(h.ctx, &h.mem, &h.pt);
     for (uint64_t p = 0; p < 64; p++)
         ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 0x40000000 + p * 4096, 0x5000 + p, 12,
                                             XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);

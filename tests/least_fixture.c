@@ -31,13 +31,7 @@ void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xla
 {
     memset(f, 0, sizeof(*f));
     f->ctx = test_ctx(1, NULL);
-    xlat_physmem_config pc;
-    xlat_physmem_config_init(&pc);
-    ck_assert_int_eq(xlat_physmem_create(f->ctx, &pc, &f->mem), XLAT_OK);
-    xlat_pagetable_config tc;
-    xlat_pagetable_config_init(&tc);
-    tc.mem = f->mem;
-    ck_assert_int_eq(xlat_pagetable_create(f->ctx, &tc, &f->pt), XLAT_OK);
+    test_table(f->ctx, &f->mem, &f->pt);
     for (uint64_t vpn = 1; vpn <= 0x13; vpn++)
         ck_assert_int_eq(xlat_pagetable_map(f->pt, 1, vpn << 12, 0x1000 + vpn, 12,
                                             XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);

@@ -66,3 +66,14 @@ uint64_t test_rand(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+void test_table(xlat_ctx *ctx, xlat_physmem **mem, xlat_pagetable **pt)
+{
+    xlat_physmem_config pc;
+    xlat_physmem_config_init(&pc);
+    ck_assert_int_eq(xlat_physmem_create(ctx, &pc, mem), XLAT_OK);
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = *mem;
+    ck_assert_int_eq(xlat_pagetable_create(ctx, &tc, pt), XLAT_OK);
+}

@@ -27,6 +27,9 @@ void counting_alloc_init(counting_alloc *ca);
 /* A context with the given seed and, when ca is non-NULL, its allocator. */
 xlat_ctx *test_ctx(uint64_t seed, counting_alloc *ca);
 
+/* Default physical memory and an empty x86-64 4-level page table on it. */
+void test_table(xlat_ctx *ctx, xlat_physmem **mem, xlat_pagetable **pt);
+
 /* splitmix64: the one deterministic generator of the test programs. */
 uint64_t test_rand(uint64_t *state);
 
