@@ -16,8 +16,6 @@
 int xlat__pt_read(const xlat_pagetable *pt, uint64_t paddr, uint64_t *value);
 /* Frame of the root of `pasid`: XLAT_OK or NOT_FOUND. */
 int xlat__pt_root(const xlat_pagetable *pt, uint32_t pasid, uint64_t *root_pfn);
-/* The context the page tables were created on. */
-xlat_ctx *xlat__pt_ctx(const xlat_pagetable *pt);
 
 /* ---- lib/mem only ----------------------------------------------------- */
 

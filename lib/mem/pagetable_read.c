@@ -109,7 +109,6 @@ int xlat_pagetable_root(const xlat_pagetable *pt, uint32_t pasid, uint64_t *root
     return xlat__pt_root(pt, pasid, root_pfn);
 }
 
-xlat_ctx *xlat__pt_ctx(const xlat_pagetable *pt) { return pt->ctx; }
 
 /* The node and entry index at `paddr`. */
 static int locate(const xlat_pagetable *pt, uint64_t paddr, struct pt_node **node, uint32_t *idx)
