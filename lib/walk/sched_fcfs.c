@@ -16,8 +16,9 @@ static int fcfs_arrive(struct xlat_walker *p, struct walk_req *r, bool may_start
         return w;
     if (p->queue[0].len >= p->queue[0].cap)
         return XLAT_ERR_AGAIN;
-    /* "Waits behind": the other tenants' walks queued ahead of it. */
-    r->interleave = xlat__queue_foreign(p, 0, r->tenant);
+    /* "Waits behind": the other tenants' walks queued ahead of it; the one
+     * queue holds every queued walk, so that is all but the tenant's own. */
+    r->interleave = p->queue[0].len - p->tenant[r->tenant].queued;
     xlat__queue_push(p, 0, r);
     return -1;
 }
