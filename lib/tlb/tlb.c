@@ -160,11 +160,18 @@ struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int 
         struct tlb_way *w = find_in_set(t, set, pasid, vpn, shift);
         if (w) {
             if (touch)
-                t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)(w - t->way) % t->ways);
+                xlat__tlb_touch(t, w);
             return w;
         }
     }
     return NULL;
+}
+
+void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w)
+{
+    size_t i = (size_t)(w - t->way);
+    uint32_t set = (uint32_t)(i / t->ways);
+    t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)(i % t->ways));
 }
 
 void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)

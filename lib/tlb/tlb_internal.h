@@ -70,6 +70,8 @@ struct xlat_tlb {
  * `touch`, a hit updates replacement state. */
 struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int touch);
 void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e);
+/* A hit on way `w`: the replacement policy hears of it. */
+void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w);
 
 static inline uint32_t xlat__tlb_set_of(const xlat_tlb *t, uint64_t vpn)
 {

@@ -287,12 +287,13 @@ static int out_of_memory(xlat_tlb *t, struct tlb_pending *p)
     return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: out of memory for a request", t->name);
 }
 
-static int accept_hit(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_done_fn done,
+                      void *user)
 {
     struct tlb_pending *p = new_pending(t, req, done, user);
     if (!p || xlat_schedule(t->ctx, t->cfg.latency, deliver_hit, p) != XLAT_OK)
         return out_of_memory(t, p);
-    struct tlb_way *w = xlat__tlb_find(t, req->pasid, req->vaddr, 1);
+    xlat__tlb_touch(t, w); /* only once the hit is accepted */
     xlat_tlb_entry e;
     xlat__tlb_way_to_entry(w, &e);
     make_resp(&p->resp, p, &e, XLAT_OK, t->name);
@@ -359,8 +360,8 @@ int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void
     }
     if (tm->port_used >= t->cfg.ports)
         return refuse(t, "every port is used this cycle");
-    int hit = xlat__tlb_find(t, req->pasid, req->vaddr, 0) != NULL;
-    int rc = hit ? accept_hit(t, req, done, user) : accept_miss(t, req, done, user);
+    struct tlb_way *w = xlat__tlb_find(t, req->pasid, req->vaddr, 0);
+    int rc = w ? accept_hit(t, w, req, done, user) : accept_miss(t, req, done, user);
     if (rc == XLAT_OK) {
         tm->port_used++;
         t->stats.accesses++;
