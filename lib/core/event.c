@@ -23,6 +23,7 @@ void xlat__wheel_init(struct xlat_wheel *w)
         for (unsigned s = 0; s < XLAT_WHEEL_SLOTS; s++)
             w->slot[l][s].head = w->slot[l][s].tail = XLAT_WHEEL_NIL;
     w->free_list = XLAT_WHEEL_NIL;
+    w->ready_head = w->ready_tail = XLAT_WHEEL_NIL;
 }
 
 /* Grows the node pool to at least `capacity`; node indices stay valid. */
@@ -74,6 +75,58 @@ static void file_event(struct xlat_wheel *w, uint32_t i)
     slot->tail = i;
 }
 
+/* A free node, or XLAT_WHEEL_NIL. */
+static uint32_t take_node(struct xlat_wheel *w)
+{
+    uint32_t i = w->free_list;
+    if (i != XLAT_WHEEL_NIL)
+        w->free_list = w->events[i].next;
+    return i;
+}
+
+static void push_ready(struct xlat_wheel *w, uint32_t i)
+{
+    w->events[i].next = XLAT_WHEEL_NIL;
+    if (w->ready_head == XLAT_WHEEL_NIL)
+        w->ready_head = i;
+    else
+        w->events[w->ready_tail].next = i;
+    w->ready_tail = i;
+}
+
+/* Fills node `i` and queues it: due now goes to the ready queue, later to
+ * the wheel. */
+static void enqueue(xlat_ctx *ctx, uint32_t i, uint32_t owner, uint64_t delay, xlat_event_fn fn,
+                    void *user)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    struct xlat_event *ev = &w->events[i];
+    ev->cycle = ctx->now + delay;
+    ev->fn = fn;
+    ev->user = user;
+    ev->owner = owner;
+    w->pending++;
+    if (delay == 0)
+        push_ready(w, i);
+    else
+        file_event(w, i);
+}
+
+/* Makes room for `more` events beyond what is promised already. */
+static int ensure_room(xlat_ctx *ctx, size_t more)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    size_t need = w->reserved + w->host_pending + more;
+    if (need <= w->capacity)
+        return XLAT_OK;
+    if (need >= XLAT_WHEEL_NIL)
+        return XLAT_ERR_NOMEM;
+    size_t grown = (size_t)w->capacity * 2;
+    if (grown < need || grown >= XLAT_WHEEL_NIL)
+        grown = need;
+    return xlat__wheel_reserve(ctx, (uint32_t)grown);
+}
+
 int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
 {
     if (!ctx || !fn)
@@ -83,30 +136,48 @@ int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
                           "xlat_schedule: delay %llu from cycle %llu reaches XLAT_NEVER",
                           (unsigned long long)delay, (unsigned long long)ctx->now);
     struct xlat_wheel *w = &ctx->wheel;
-    if (w->free_list == XLAT_WHEEL_NIL) {
-        uint32_t grown = w->capacity > UINT32_MAX / 4 ? UINT32_MAX - 1 : w->capacity * 2;
-        if (grown <= w->capacity || xlat__wheel_reserve(ctx, grown) != XLAT_OK)
-            return xlat__fail(ctx, XLAT_ERR_NOMEM,
-                              "xlat_schedule: cannot grow the event pool beyond %u events",
-                              w->capacity);
-    }
-    uint32_t i = w->free_list;
-    w->free_list = w->events[i].next;
-    w->events[i].cycle = ctx->now + delay;
-    w->events[i].fn = fn;
-    w->events[i].user = user;
-    file_event(w, i);
-    w->pending++;
+    /* The host's events never eat into what the units were promised. */
+    if (ensure_room(ctx, 1) != XLAT_OK)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM,
+                          "xlat_schedule: cannot grow the event pool beyond %u events",
+                          w->capacity);
+    w->host_pending++;
+    enqueue(ctx, take_node(w), 0, delay, fn, user);
     return XLAT_OK;
 }
 
+int xlat__events_reserve(xlat_ctx *ctx, size_t n)
+{
+    if (ensure_room(ctx, n) != XLAT_OK)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory for %zu more events", n);
+    ctx->wheel.reserved += n;
+    return XLAT_OK;
+}
+
+void xlat__events_unreserve(xlat_ctx *ctx, size_t n) { ctx->wheel.reserved -= n; }
+
+void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    uint32_t i = take_node(w);
+    if (i == XLAT_WHEEL_NIL) {
+        /* A unit posted beyond the budget it reserved: a libxlat bug that
+         * the tests watch for. Growing keeps the event rather than lose it. */
+        w->overruns++;
+        if (xlat__wheel_reserve(ctx, w->capacity * 2) != XLAT_OK)
+            return;
+        i = take_node(w);
+    }
+    enqueue(ctx, i, owner, delay, fn, user);
+}
+
+size_t xlat__events_overruns(const xlat_ctx *ctx) { return ctx->wheel.overruns; }
+
 size_t xlat_pending_events(const xlat_ctx *ctx) { return ctx ? ctx->wheel.pending : 0; }
 
-uint64_t xlat_next_event(const xlat_ctx *ctx)
+/* The earliest cycle with an event in the wheel (the ready queue aside). */
+static uint64_t wheel_next(const struct xlat_wheel *w)
 {
-    if (!ctx || ctx->wheel.pending == 0)
-        return XLAT_NEVER;
-    const struct xlat_wheel *w = &ctx->wheel;
     /* The lowest non-empty level holds the earliest events, and within a
      * level no slot below the position's digit is ever occupied. */
     for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
@@ -117,47 +188,62 @@ uint64_t xlat_next_event(const xlat_ctx *ctx)
             return (w->position & ~(uint64_t)(XLAT_WHEEL_SLOTS - 1)) | s;
         return w->slot[level][s].min_cycle;
     }
-    return XLAT_NEVER; /* unreachable while pending > 0 */
+    return XLAT_NEVER;
+}
+
+uint64_t xlat_next_event(const xlat_ctx *ctx)
+{
+    if (!ctx || ctx->wheel.pending == 0)
+        return XLAT_NEVER;
+    if (ctx->wheel.ready_head != XLAT_WHEEL_NIL)
+        return ctx->now;
+    return wheel_next(&ctx->wheel);
 }
 
 /* Moves the wheel to `cycle`, the earliest pending event: only the slot that
- * holds it at the highest changed digit needs re-filing. */
+ * holds it at the highest changed digit needs re-filing. Then the events of
+ * `cycle` leave the wheel for the ready queue, in their order. */
 static void move_to(struct xlat_wheel *w, uint64_t cycle)
 {
     unsigned level = level_of(cycle, w->position);
     w->position = cycle;
-    if (level == 0)
-        return;
-    unsigned s = digit(cycle, level);
-    struct xlat_wheel_slot *slot = &w->slot[level][s];
-    uint32_t i = slot->head;
-    slot->head = slot->tail = XLAT_WHEEL_NIL;
-    w->occupied[level] &= ~(1ull << s);
-    while (i != XLAT_WHEEL_NIL) {
-        uint32_t next = w->events[i].next;
-        file_event(w, i);
-        i = next;
+    if (level > 0) {
+        unsigned s = digit(cycle, level);
+        struct xlat_wheel_slot *slot = &w->slot[level][s];
+        uint32_t i = slot->head;
+        slot->head = slot->tail = XLAT_WHEEL_NIL;
+        w->occupied[level] &= ~(1ull << s);
+        while (i != XLAT_WHEEL_NIL) {
+            uint32_t next = w->events[i].next;
+            file_event(w, i);
+            i = next;
+        }
     }
+    unsigned s = digit(cycle, 0);
+    struct xlat_wheel_slot *due = &w->slot[0][s];
+    if (w->ready_head == XLAT_WHEEL_NIL)
+        w->ready_head = due->head;
+    else
+        w->events[w->ready_tail].next = due->head;
+    w->ready_tail = due->tail;
+    due->head = due->tail = XLAT_WHEEL_NIL;
+    w->occupied[0] &= ~(1ull << s);
 }
 
-/* Fires every event due at the wheel's position, including those the
- * callbacks schedule for this same cycle. */
-static void fire_due(struct xlat_wheel *w)
+/* Fires the ready queue, including what the callbacks post for this same
+ * cycle (they append to it). */
+static void fire_ready(struct xlat_wheel *w)
 {
-    unsigned s = digit(w->position, 0);
-    struct xlat_wheel_slot *slot = &w->slot[0][s];
-    while (slot->head != XLAT_WHEEL_NIL) {
-        uint32_t i = slot->head;
+    while (w->ready_head != XLAT_WHEEL_NIL) {
+        uint32_t i = w->ready_head;
         struct xlat_event ev = w->events[i];
-        slot->head = ev.next;
-        if (slot->head == XLAT_WHEEL_NIL) {
-            slot->tail = XLAT_WHEEL_NIL;
-            w->occupied[0] &= ~(1ull << s);
-        }
+        w->ready_head = ev.next;
         w->events[i].next = w->free_list;
         w->free_list = i;
         w->pending--;
-        ev.fn(ev.user); /* may schedule: `slot` stays valid, the pool may move */
+        if (ev.owner == 0)
+            w->host_pending--;
+        ev.fn(ev.user); /* may post: the pool may move, `w` stays valid */
     }
 }
 
@@ -173,14 +259,15 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
                           "xlat_advance: %llu cycles from cycle %llu reach XLAT_NEVER",
                           (unsigned long long)cycles, (unsigned long long)ctx->now);
     uint64_t target = ctx->now + cycles;
+    struct xlat_wheel *w = &ctx->wheel;
     ctx->in_advance = 1;
     for (;;) {
-        uint64_t next = xlat_next_event(ctx);
+        fire_ready(w); /* what is due at ctx->now */
+        uint64_t next = wheel_next(w);
         if (next > target)
             break;
-        move_to(&ctx->wheel, next);
+        move_to(w, next);
         ctx->now = next;
-        fire_due(&ctx->wheel);
     }
     ctx->now = target;
     ctx->in_advance = 0;
@@ -189,30 +276,76 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
 
 int xlat_tick(xlat_ctx *ctx) { return xlat_advance(ctx, 1); }
 
-/* Drops every pending event for which match(match_user, fn, user) is true,
- * so that a unit being destroyed leaves nothing that points into it. */
-void xlat__cancel_events(xlat_ctx *ctx, int (*match)(void *match_user, xlat_event_fn fn, void *user),
-                         void *match_user)
+/* Frees node `i` if `match` selects it; else returns 0. */
+static int drop_if(struct xlat_wheel *w, uint32_t i,
+                   int (*match)(void *match_user, const struct xlat_event *ev), void *match_user)
+{
+    struct xlat_event *ev = &w->events[i];
+    if (!match(match_user, ev))
+        return 0;
+    if (ev->owner == 0)
+        w->host_pending--;
+    ev->next = w->free_list;
+    w->free_list = i;
+    w->pending--;
+    return 1;
+}
+
+/* Drops every pending event that `match` selects, so that a unit being
+ * destroyed leaves nothing that points into it; the rest keep their order. */
+static void cancel_matching(xlat_ctx *ctx, int (*match)(void *, const struct xlat_event *),
+                            void *match_user)
 {
     struct xlat_wheel *w = &ctx->wheel;
+    uint32_t i = w->ready_head;
+    w->ready_head = w->ready_tail = XLAT_WHEEL_NIL;
+    while (i != XLAT_WHEEL_NIL) {
+        uint32_t next = w->events[i].next;
+        if (!drop_if(w, i, match, match_user))
+            push_ready(w, i);
+        i = next;
+    }
     for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
         for (unsigned s = 0; s < XLAT_WHEEL_SLOTS; s++) {
             struct xlat_wheel_slot *slot = &w->slot[level][s];
-            uint32_t i = slot->head;
+            i = slot->head;
             slot->head = slot->tail = XLAT_WHEEL_NIL;
             w->occupied[level] &= ~(1ull << s);
             while (i != XLAT_WHEEL_NIL) {
-                struct xlat_event *ev = &w->events[i];
-                uint32_t next = ev->next;
-                if (match(match_user, ev->fn, ev->user)) {
-                    ev->next = w->free_list;
-                    w->free_list = i;
-                    w->pending--;
-                } else {
+                uint32_t next = w->events[i].next;
+                if (!drop_if(w, i, match, match_user))
                     file_event(w, i);
-                }
                 i = next;
             }
         }
     }
+}
+
+struct fn_match {
+    int (*match)(void *match_user, xlat_event_fn fn, void *user);
+    void *match_user;
+};
+
+static int match_by_fn(void *arg, const struct xlat_event *ev)
+{
+    const struct fn_match *m = arg;
+    return m->match(m->match_user, ev->fn, ev->user);
+}
+
+void xlat__cancel_events(xlat_ctx *ctx, int (*match)(void *match_user, xlat_event_fn fn, void *user),
+                         void *match_user)
+{
+    struct fn_match m = {match, match_user};
+    cancel_matching(ctx, match_by_fn, &m);
+}
+
+static int match_by_owner(void *arg, const struct xlat_event *ev)
+{
+    return ev->owner == *(const uint32_t *)arg;
+}
+
+void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner)
+{
+    if (owner != 0)
+        cancel_matching(ctx, match_by_owner, &owner);
 }

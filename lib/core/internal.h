@@ -20,6 +20,7 @@ struct xlat_ctx {
     uint64_t streams;        /* RNG streams handed out so far */
     uint64_t now;
     int in_advance;
+    uint32_t units;          /* unit ids handed out so far (0 is the host) */
     struct xlat_wheel wheel;
     char errmsg[XLAT_ERRMSG_LEN];
 };
@@ -67,6 +68,18 @@ uint64_t xlat__rng_next(xlat_rng *rng);
 uint64_t xlat__rng_below(xlat_rng *rng, uint64_t bound);
 
 static inline int xlat__is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+/* Event budgets. A unit reserves at create the most events it can have
+ * pending at once (XLAT_ERR_NOMEM, with a message, if the pool cannot grow)
+ * and gives them back at destroy; xlat__post then never fails: it is the
+ * units' own schedule, tagged with the poster's id. */
+int xlat__events_reserve(xlat_ctx *ctx, size_t n);
+void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
+void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user);
+/* Posts that found the pool empty: a unit exceeded its budget (tests assert 0). */
+size_t xlat__events_overruns(const xlat_ctx *ctx);
+/* Drops the pending events posted by unit `owner` (not 0). */
+void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner);
 
 #endif /* XLAT_CORE_INTERNAL_H */
 

@@ -40,9 +40,16 @@ int xlat__pool_init(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t 
     return add_chunk(p, initial ? initial : 1);
 }
 
+int xlat__pool_init_fixed(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t count)
+{
+    int rc = xlat__pool_init(p, ctx, obj_size, count);
+    p->fixed = 1;
+    return rc;
+}
+
 void *xlat__pool_get(struct xlat_pool *p)
 {
-    if (!p->free_list && add_chunk(p, p->total) != XLAT_OK)
+    if (!p->free_list && (p->fixed || add_chunk(p, p->total) != XLAT_OK))
         return NULL;
     void **obj = p->free_list;
     p->free_list = *obj;

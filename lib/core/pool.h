@@ -20,11 +20,15 @@ struct xlat_pool {
     size_t in_use;
     void *free_list;
     struct xlat_pool_chunk *chunks;
+    int fixed; /* never grows: get answers NULL when every object is in use */
 };
 
 /* Prepares a pool of `initial` (>= 1) objects of `obj_size` bytes. */
 int xlat__pool_init(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t initial);
-/* A zeroed object, or NULL when the pool could not grow. */
+/* The same, but the pool never grows after init: its size is a bound the
+ * unit enforces (admission), and get allocates nothing. */
+int xlat__pool_init_fixed(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t count);
+/* A zeroed object, or NULL when the pool is fixed and full or could not grow. */
 void *xlat__pool_get(struct xlat_pool *p);
 void xlat__pool_put(struct xlat_pool *p, void *obj);
 void xlat__pool_release(struct xlat_pool *p);

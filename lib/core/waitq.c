@@ -1,6 +1,9 @@
 #include "waitq.h"
 #include "internal.h"
 
+/* Senders a unit remembers; more than that poll (still correct, only slower). */
+#define WAITERS 64
+
 struct xlat_waiter {
     struct xlat_waiter *next; /* also the pool's link while free */
     void (*fn)(void *user);
@@ -10,8 +13,9 @@ struct xlat_waiter {
 int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx)
 {
     q->ctx = ctx;
+    q->owner = 0;
     q->head = q->tail = NULL;
-    return xlat__pool_init(&q->waiters, ctx, sizeof(struct xlat_waiter), 16);
+    return xlat__pool_init_fixed(&q->waiters, ctx, sizeof(struct xlat_waiter), WAITERS);
 }
 
 void xlat__waitq_release(struct xlat_waitq *q)
@@ -24,7 +28,7 @@ int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user)
 {
     struct xlat_waiter *w = xlat__pool_get(&q->waiters);
     if (!w)
-        return XLAT_ERR_NOMEM;
+        return XLAT_ERR_AGAIN;
     w->fn = fn;
     w->user = user;
     w->next = NULL;
@@ -42,7 +46,10 @@ void xlat__waitq_wake(struct xlat_waitq *q)
     q->head = q->tail = NULL;
     while (w) {
         struct xlat_waiter *next = w->next;
-        xlat_schedule(q->ctx, 0, w->fn, w->user);
+        if (q->owner)
+            xlat__post(q->ctx, q->owner, 0, w->fn, w->user);
+        else
+            xlat_schedule(q->ctx, 0, w->fn, w->user); /* a unit not yet on the skeleton */
         xlat__pool_put(&q->waiters, w);
         w = next;
     }

@@ -7,19 +7,24 @@
 #ifndef XLAT_CORE_WAITQ_H
 #define XLAT_CORE_WAITQ_H
 
+#include <stdint.h>
+
 #include "pool.h"
 
 struct xlat_waiter;
 
 struct xlat_waitq {
     xlat_ctx *ctx;
+    uint32_t owner; /* the unit whose wake-ups these are (0: posted as host events) */
     struct xlat_pool waiters;
     struct xlat_waiter *head, *tail;
 };
 
 int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx);
 void xlat__waitq_release(struct xlat_waitq *q);
-/* Calls fn(user) (as an event of the current cycle) at the next wake. */
+/* Calls fn(user) (as an event of the current cycle) at the next wake.
+ * The queue holds a fixed number of waiters and never allocates: when it is
+ * full it answers XLAT_ERR_AGAIN and the sender polls instead. */
 int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user);
 /* Room has freed: every waiter retries now, in the order they waited. */
 void xlat__waitq_wake(struct xlat_waitq *q);

@@ -24,6 +24,7 @@ struct xlat_event {
     void (*fn)(void *user);
     void *user;
     uint32_t next;
+    uint32_t owner; /* unit id of the poster; 0: the host (xlat_schedule) */
 };
 
 struct xlat_wheel_slot {
@@ -34,6 +35,16 @@ struct xlat_wheel_slot {
 struct xlat_wheel {
     uint64_t position; /* cycle of the last event fired (or 0) */
     size_t pending;
+    /* The ready queue: events due at the current cycle, in the order they
+     * were posted. A delay-0 post appends here without touching the wheel;
+     * when the clock reaches a cycle, that cycle's slot is moved here whole. */
+    uint32_t ready_head, ready_tail;
+    /* Capacity promised to units (their event budgets, reserved at create),
+     * and events the host scheduled itself: the pool always holds at least
+     * reserved + host_pending nodes, so a unit's post never has to grow it. */
+    size_t reserved;
+    size_t host_pending;
+    size_t overruns; /* posts beyond a unit's budget (a bug; tests watch it) */
     uint64_t occupied[XLAT_WHEEL_LEVELS];
     struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
     struct xlat_event *events; /* node pool, indexed by uint32 */

@@ -1,0 +1,56 @@
+/* The unit skeleton (see unit.h). */
+#include "unit.h"
+
+int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit_spec *spec)
+{
+    memset(u, 0, sizeof(*u));
+    u->ctx = ctx;
+    u->kind = spec->kind;
+    u->id = ++ctx->units; /* 0 is the host's */
+    u->name = xlat__strdup(ctx, spec->name ? spec->name : spec->kind);
+    int rc = u->name ? XLAT_OK : XLAT_ERR_NOMEM;
+    if (rc == XLAT_OK)
+        rc = spec->fixed ? xlat__pool_init_fixed(&u->reqs, ctx, spec->req_size, spec->reqs)
+                         : xlat__pool_init(&u->reqs, ctx, spec->req_size, spec->reqs);
+    if (rc == XLAT_OK)
+        rc = xlat__waitq_init(&u->waitq, ctx);
+    u->waitq.owner = u->id;
+    if (rc == XLAT_OK && (rc = xlat__events_reserve(ctx, spec->events)) == XLAT_OK)
+        u->events = spec->events;
+    if (rc != XLAT_OK) {
+        xlat__unit_fini(u);
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "%s %s: out of memory", spec->kind,
+                          spec->name ? spec->name : "");
+    }
+    return XLAT_OK;
+}
+
+void xlat__unit_fini(struct xlat__unit *u)
+{
+    if (!u->ctx)
+        return;
+    xlat__cancel_owner(u->ctx, u->id);
+    xlat__events_unreserve(u->ctx, u->events);
+    u->events = 0;
+    xlat__waitq_release(&u->waitq);
+    xlat__pool_release(&u->reqs);
+    xlat__strfree(u->ctx, u->name);
+    u->name = NULL;
+}
+
+int xlat__unit_busy(struct xlat__unit *u, const char *why)
+{
+    return xlat__busy(u->ctx, u->kind, u->name, why);
+}
+
+void xlat__unit_wake(struct xlat__unit *u) { xlat__waitq_wake(&u->waitq); }
+
+int xlat__unit_wait(struct xlat__unit *u, xlat_event_fn fn, void *user)
+{
+    return xlat__waitq_add(&u->waitq, fn, user);
+}
+
+size_t xlat__unit_bytes(const struct xlat__unit *u)
+{
+    return xlat__pool_bytes(&u->reqs) + xlat__pool_bytes(&u->waitq.waiters);
+}

@@ -1,0 +1,66 @@
+/*
+ * The one skeleton every timed unit is built on: its context, name and
+ * integer id, its pool of in-flight records, the senders waiting for room,
+ * and the events it reserved at create. Events a unit posts carry its id,
+ * so destroy cancels exactly its own.
+ *
+ * The rule it serves (doc/composition.md): everything a unit can need inside
+ * tick is reserved when it is created, so posting an event, taking a record
+ * within the pool's bound and waking a sender never fail there.
+ */
+#ifndef XLAT_CORE_UNIT_H
+#define XLAT_CORE_UNIT_H
+
+#include "internal.h"
+#include "pool.h"
+#include "waitq.h"
+
+struct xlat__unit {
+    xlat_ctx *ctx;
+    char *name;         /* owned copy of the configured name */
+    const char *kind;   /* "tlb", "walker", ... for messages */
+    uint32_t id;        /* owner tag of its events; never 0 */
+    size_t events;      /* events reserved on the context */
+    struct xlat_pool reqs;   /* in-flight records; fixed when the unit bounds them */
+    struct xlat_waitq waitq; /* senders refused for want of room */
+};
+
+/* What a unit asks for at create: its record size and how many records it
+ * can have in flight (`fixed`: that many and never more), and how many
+ * events it can have pending at once. */
+struct xlat__unit_spec {
+    const char *kind;
+    const char *name;
+    size_t req_size;
+    size_t reqs;
+    int fixed;
+    size_t events;
+};
+
+/* Sets the unit up; on failure releases what it took, sets the context's
+ * message and returns XLAT_ERR_NOMEM. */
+int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit_spec *spec);
+/* Cancels the unit's pending events and wake-ups, releases everything. */
+void xlat__unit_fini(struct xlat__unit *u);
+
+/* Calls fn(user) `delay` cycles from now; cannot fail within the budget. */
+static inline void xlat__unit_post(struct xlat__unit *u, uint64_t delay, xlat_event_fn fn,
+                                   void *user)
+{
+    xlat__post(u->ctx, u->id, delay, fn, user);
+}
+
+/* A zeroed record, or NULL when the bound is reached (refuse with AGAIN). */
+static inline void *xlat__unit_req_get(struct xlat__unit *u) { return xlat__pool_get(&u->reqs); }
+static inline void xlat__unit_req_put(struct xlat__unit *u, void *r) { xlat__pool_put(&u->reqs, r); }
+
+/* Refusal for lack of room: "<kind> <name>: <why>", XLAT_ERR_AGAIN. */
+int xlat__unit_busy(struct xlat__unit *u, const char *why);
+/* Room freed: every waiting sender retries, in the order they waited. */
+void xlat__unit_wake(struct xlat__unit *u);
+/* A sender's wait hook: fn(user) at the next wake. */
+int xlat__unit_wait(struct xlat__unit *u, xlat_event_fn fn, void *user);
+/* Host bytes the skeleton holds (records and waiters). */
+size_t xlat__unit_bytes(const struct xlat__unit *u);
+
+#endif
