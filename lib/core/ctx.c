@@ -92,13 +92,17 @@ void *xlat__alloc(xlat_ctx *ctx, size_t size)
     void *p = ctx->alloc.alloc(ctx->alloc.user, size, XLAT_ALIGN);
     if (p)
         memset(p, 0, size);
+    else /* every failing path has a message, even where its caller adds none */
+        xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (%zu bytes)", size);
     return p;
 }
 
 void *xlat__calloc(xlat_ctx *ctx, size_t n, size_t size)
 {
-    if (size && n > SIZE_MAX / size)
+    if (size && n > SIZE_MAX / size) {
+        xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (%zu x %zu bytes overflows)", n, size);
         return NULL;
+    }
     return xlat__alloc(ctx, n * size);
 }
 
@@ -129,10 +133,14 @@ int xlat__fail(xlat_ctx *ctx, int rc, const char *fmt, ...)
 {
     if (!ctx)
         return rc;
+    /* Formatted apart first: a caller may wrap the current message in a new
+     * one (passing xlat_ctx_errmsg(ctx) as an argument). */
+    char msg[XLAT_ERRMSG_LEN];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx->errmsg, sizeof(ctx->errmsg), fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
+    memcpy(ctx->errmsg, msg, sizeof(msg));
     return rc;
 }
 

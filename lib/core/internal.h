@@ -97,9 +97,17 @@ void xlat__tlb_evict_fn_get(const xlat_tlb *tlb, xlat_tlb_evict_fn *fn, void **u
  * <why>" is assembled by plain copies, without formatting. */
 int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why);
 
+/* XLAT_ERR_INVAL (with a message naming `who`) when `req` is not a valid
+ * request: an access kind outside xlat_access. */
+int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who);
+
 /* Retries fn(user) when `t` may accept again: through its wait hook when
  * it has one, else next cycle. */
 int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, void *user);
+
+/* A failed answer to `req`: zeroed, with its id, address, PASID, `status`
+ * and `resolver`. */
+void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *resolver);
 
 /* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
  * permissions, policy flags and payload) and sets r->status to XLAT_OK, or

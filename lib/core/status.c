@@ -42,11 +42,29 @@ int xlat_target_translate(const xlat_target *target, const xlat_req *req, xlat_d
     return target->translate(target->unit, req, done, user);
 }
 
+int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who)
+{
+    if ((unsigned)req->access > XLAT_ACCESS_ATOMIC)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "%s: access kind %d is not an xlat_access", who,
+                          (int)req->access);
+    return XLAT_OK;
+}
+
 int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, void *user)
 {
     if (t->wait && t->wait(t->unit, fn, user) == XLAT_OK)
         return XLAT_OK;
     return xlat_schedule(ctx, 1, fn, user);
+}
+
+void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *resolver)
+{
+    memset(r, 0, sizeof(*r));
+    r->id = req->id;
+    r->vaddr = req->vaddr;
+    r->pasid = req->pasid;
+    r->status = status;
+    r->resolver = resolver;
 }
 
 void xlat__resp_translate(xlat_resp *r, const xlat_tlb_entry *e, uint64_t vaddr,

@@ -1,23 +1,18 @@
 /* The fixed-latency responder: every answer leaves `latency` cycles after
  * acceptance, translated by the host's function or an identity map. */
-#include "internal.h"
-#include "pool.h"
-#include "waitq.h"
+#include "delay.h"
 
 struct fixed_pending {
-    void *free_link; /* used by the pool while free */
-    xlat_fixed *fixed;
+    struct xlat_delay_item wait; /* first: the record is its delay item */
     xlat_done_fn done;
     void *user;
     xlat_resp resp;
 };
 
 struct xlat_fixed {
-    xlat_ctx *ctx;
-    char *name;
+    struct xlat__unit unit;   /* records: the pending answers */
+    struct xlat_delay answers; /* every answer waits `latency` cycles */
     xlat_fixed_config cfg;
-    struct xlat_pool pending;
-    struct xlat_waitq waitq; /* senders refused at max_outstanding */
     xlat_fixed_stats stats;
 };
 
@@ -33,20 +28,13 @@ void xlat_fixed_config_init(xlat_fixed_config *cfg)
     cfg->perm = XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_X | XLAT_PERM_U;
 }
 
-static void deliver(void *arg);
-
-static int owned_event(void *fixed, xlat_event_fn fn, void *user)
-{
-    return fn == deliver && ((struct fixed_pending *)user)->fixed == fixed;
-}
+static void deliver(struct xlat_delay *line, struct xlat_delay_item *item);
 
 static void fixed_free(xlat_fixed *f)
 {
-    xlat__cancel_events(f->ctx, owned_event, f);
-    xlat__pool_release(&f->pending);
-    xlat__waitq_release(&f->waitq);
-    xlat__strfree(f->ctx, f->name);
-    xlat__free(f->ctx, f, sizeof(*f));
+    xlat_ctx *ctx = f->unit.ctx;
+    xlat__unit_fini(&f->unit);
+    xlat__free(ctx, f, sizeof(*f));
 }
 
 int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **out)
@@ -65,16 +53,22 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
     xlat_fixed *f = xlat__alloc(ctx, sizeof(*f));
     if (!f)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_fixed_create: out of memory");
-    f->ctx = ctx;
-    f->cfg = c;
-    f->name = xlat__strdup(ctx, c.name ? c.name : "fixed");
-    f->cfg.name = f->name;
-    size_t initial = c.max_outstanding ? c.max_outstanding : 64;
-    if (!f->name || xlat__pool_init(&f->pending, ctx, sizeof(struct fixed_pending), initial) ||
-        xlat__waitq_init(&f->waitq, ctx)) {
-        fixed_free(f);
-        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_fixed_create: out of memory");
+    /* Bounded: exactly max_outstanding records, never more. Unbounded: the
+     * pool doubles when more are in flight than ever before. One event (the
+     * delay line's) serves every answer. */
+    struct xlat__unit_spec spec = {
+        .kind = "fixed", .name = c.name ? c.name : "fixed",
+        .req_size = sizeof(struct fixed_pending),
+        .reqs = c.max_outstanding ? c.max_outstanding : 64,
+        .fixed = c.max_outstanding != 0, .events = 1,
+    };
+    if ((rc = xlat__unit_init(&f->unit, ctx, &spec)) != XLAT_OK) {
+        xlat__free(ctx, f, sizeof(*f));
+        return rc;
     }
+    f->cfg = c;
+    f->cfg.name = f->unit.name;
+    xlat__delay_init(&f->answers, &f->unit, c.latency, deliver);
     *out = f;
     return XLAT_OK;
 }
@@ -104,43 +98,43 @@ static void resolve(const xlat_fixed *f, const xlat_req *req, xlat_resp *r)
     xlat__resp_translate(r, &e, req->vaddr, req->access);
 }
 
-static void deliver(void *arg)
+static void deliver(struct xlat_delay *line, struct xlat_delay_item *item)
 {
-    struct fixed_pending *p = arg;
-    xlat_fixed *f = p->fixed;
+    struct fixed_pending *p = (struct fixed_pending *)item;
+    xlat_fixed *f = (xlat_fixed *)((char *)line - offsetof(xlat_fixed, answers));
     xlat_done_fn done = p->done;
     void *user = p->user;
     xlat_resp r = p->resp;
-    r.completed = f->ctx->now;
-    xlat__pool_put(&f->pending, p);
-    xlat__waitq_wake(&f->waitq);
+    r.completed = f->unit.ctx->now;
+    xlat__unit_req_put(&f->unit, p);
+    xlat__unit_wake(&f->unit);
     done(user, &r);
 }
 
 int xlat_fixed_translate(xlat_fixed *f, const xlat_req *req, xlat_done_fn done, void *user)
 {
     if (!f || !req || !done)
-        return xlat__fail(f ? f->ctx : NULL, XLAT_ERR_INVAL, "xlat_fixed_translate: NULL %s",
-                          !f ? "fixed" : !req ? "req" : "done");
-    if (f->cfg.max_outstanding && f->pending.in_use >= f->cfg.max_outstanding) {
+        return xlat__fail(f ? f->unit.ctx : NULL, XLAT_ERR_INVAL,
+                          "xlat_fixed_translate: NULL %s", !f ? "fixed" : !req ? "req" : "done");
+    int rc = xlat__req_check(f->unit.ctx, req, "xlat_fixed_translate");
+    if (rc != XLAT_OK)
+        return rc;
+    struct fixed_pending *p = xlat__unit_req_get(&f->unit);
+    if (!p && f->cfg.max_outstanding) {
         f->stats.refusals++;
-        return xlat__busy(f->ctx, "fixed", f->name, "max_outstanding requests in flight");
+        return xlat__unit_busy(&f->unit, "max_outstanding requests in flight");
     }
-    struct fixed_pending *p = xlat__pool_get(&f->pending);
-    if (!p || xlat_schedule(f->ctx, f->cfg.latency, deliver, p) != XLAT_OK) {
-        if (p)
-            xlat__pool_put(&f->pending, p);
-        return xlat__fail(f->ctx, XLAT_ERR_NOMEM, "fixed %s: out of memory", f->name);
-    }
-    p->fixed = f;
+    if (!p)
+        return xlat__fail(f->unit.ctx, XLAT_ERR_NOMEM, "fixed %s: out of memory", f->unit.name);
     p->done = done;
     p->user = user;
     p->resp.id = req->id;
     p->resp.vaddr = req->vaddr;
     p->resp.pasid = req->pasid;
-    p->resp.issued = f->ctx->now;
-    p->resp.resolver = f->name;
+    p->resp.issued = f->unit.ctx->now;
+    p->resp.resolver = f->unit.name;
     resolve(f, req, &p->resp);
+    xlat__delay_push(&f->answers, &p->wait);
     f->stats.requests++;
     if (p->resp.status != XLAT_OK)
         f->stats.faults++;
@@ -155,7 +149,7 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
 static int target_wait(void *unit, xlat_event_fn fn, void *user)
 {
     xlat_fixed *f = unit;
-    return xlat__waitq_add(&f->waitq, fn, user);
+    return xlat__unit_wait(&f->unit, fn, user);
 }
 
 xlat_target xlat_fixed_target(xlat_fixed *f)
@@ -164,7 +158,7 @@ xlat_target xlat_fixed_target(xlat_fixed *f)
     return target;
 }
 
-size_t xlat_fixed_outstanding(const xlat_fixed *f) { return f ? f->pending.in_use : 0; }
+size_t xlat_fixed_outstanding(const xlat_fixed *f) { return f ? f->unit.reqs.in_use : 0; }
 
 void xlat_fixed_stats_get(const xlat_fixed *f, xlat_fixed_stats *out)
 {

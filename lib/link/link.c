@@ -1,0 +1,202 @@
+/* A fixed-latency link: requests cross after `latency` cycles, answers come
+ * back after `latency_back`. Both directions are delay lines (one event
+ * each, whatever the traffic), and requests the far side refuses wait in
+ * order in the link, behind one retry, so the link's events are bounded by
+ * three however many requests it carries. */
+#include "delay.h"
+
+struct link_req {
+    struct xlat_delay_item wait; /* first: on one line at a time */
+    struct link_req *next_blocked;
+    struct xlat_link *link;
+    xlat_req req;
+    xlat_done_fn done;
+    void *user;
+    xlat_resp resp;
+};
+
+struct xlat_link {
+    struct xlat__unit unit;      /* records: requests in flight */
+    struct xlat_delay there, back;
+    xlat_link_config cfg;
+    xlat_target next;
+    struct link_req *blocked, *blocked_tail; /* refused by the far side, in order */
+    int retry_armed;
+    xlat_link_stats st;
+};
+
+void xlat_link_config_init(xlat_link_config *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->struct_size = sizeof(*cfg);
+    cfg->name = "link";
+}
+
+static void crossed(struct xlat_delay *line, struct xlat_delay_item *item);
+static void came_back(struct xlat_delay *line, struct xlat_delay_item *item);
+
+/* The link has no bound on requests in flight: its record pool doubles when
+ * more are in flight than ever before (documented in link.h). */
+int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out)
+{
+    xlat_link_config c;
+    if (!ctx || !cfg || !out)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_link_create: NULL %s",
+                          !ctx ? "ctx" : !cfg ? "cfg" : "out");
+    xlat_link_config_init(&c);
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_link_config");
+    if (rc != XLAT_OK)
+        return rc;
+    struct xlat_link *l = xlat__alloc(ctx, sizeof(*l));
+    if (!l)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_link_create: out of memory");
+    struct xlat__unit_spec spec = {
+        .kind = "link", .name = c.name ? c.name : "link", .req_size = sizeof(struct link_req),
+        .reqs = 64, .events = 3, /* two delay lines and the retry */
+    };
+    if ((rc = xlat__unit_init(&l->unit, ctx, &spec)) != XLAT_OK) {
+        xlat__free(ctx, l, sizeof(*l));
+        return rc;
+    }
+    l->cfg = c;
+    l->cfg.name = l->unit.name;
+    xlat__delay_init(&l->there, &l->unit, c.latency, crossed);
+    xlat__delay_init(&l->back, &l->unit, c.latency_back, came_back);
+    *out = l;
+    return XLAT_OK;
+}
+
+void xlat_link_destroy(xlat_link *l)
+{
+    if (!l)
+        return;
+    xlat_ctx *ctx = l->unit.ctx;
+    xlat__unit_fini(&l->unit);
+    xlat__free(ctx, l, sizeof(*l));
+}
+
+int xlat_link_set_next(xlat_link *l, const xlat_target *next)
+{
+    if (!l || !next || !next->translate)
+        return xlat__fail(l ? l->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_link_set_next: %s",
+                          l ? "target without a translate function" : "NULL link");
+    l->next = *next;
+    return XLAT_OK;
+}
+
+static void arrived(void *user, const xlat_resp *resp)
+{
+    struct link_req *r = user;
+    r->resp = *resp;
+    xlat__delay_push(&r->link->back, &r->wait);
+}
+
+static void came_back(struct xlat_delay *line, struct xlat_delay_item *item)
+{
+    struct link_req *r = (struct link_req *)item;
+    struct xlat_link *l = r->link;
+    (void)line;
+    xlat_resp resp = r->resp;
+    xlat_done_fn done = r->done;
+    void *user = r->user;
+    resp.completed = l->unit.ctx->now;
+    l->st.answers++;
+    l->st.in_flight--;
+    xlat__unit_req_put(&l->unit, r);
+    done(user, &resp);
+}
+
+static void retry_blocked(void *arg);
+
+/* Hands the oldest blocked request to the far side while it accepts. */
+static void send_blocked(struct xlat_link *l)
+{
+    while (l->blocked) {
+        struct link_req *r = l->blocked;
+        int rc = l->next.translate(l->next.unit, &r->req, arrived, r);
+        if (rc == XLAT_ERR_AGAIN) {
+            l->st.retries++;
+            break;
+        }
+        l->blocked = r->next_blocked;
+        if (!l->blocked)
+            l->blocked_tail = NULL;
+        if (rc != XLAT_OK) { /* refused for good: answer it, never lose it */
+            xlat__resp_fail(&r->resp, &r->req, rc, l->unit.name);
+            xlat__delay_push(&l->back, &r->wait);
+        }
+    }
+    if (l->blocked && !l->retry_armed) { /* wait for room on the far side */
+        l->retry_armed = 1;
+        if (!l->next.wait || l->next.wait(l->next.unit, retry_blocked, l) != XLAT_OK)
+            xlat__unit_post(&l->unit, 1, retry_blocked, l);
+    }
+}
+
+static void retry_blocked(void *arg)
+{
+    struct xlat_link *l = arg;
+    l->retry_armed = 0;
+    send_blocked(l);
+}
+
+static void crossed(struct xlat_delay *line, struct xlat_delay_item *item)
+{
+    struct link_req *r = (struct link_req *)item;
+    struct xlat_link *l = r->link;
+    (void)line;
+    r->next_blocked = NULL;
+    if (l->blocked_tail) /* keep the order: behind those already waiting */
+        l->blocked_tail->next_blocked = r;
+    else
+        l->blocked = r;
+    l->blocked_tail = r;
+    if (!l->retry_armed)
+        send_blocked(l);
+}
+
+int xlat_link_translate(xlat_link *l, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    if (!l || !req || !done)
+        return xlat__fail(l ? l->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_link_translate: NULL %s",
+                          !l ? "link" : !req ? "req" : "done");
+    int rc = xlat__req_check(l->unit.ctx, req, "xlat_link_translate");
+    if (rc != XLAT_OK)
+        return rc;
+    if (!l->next.translate)
+        return xlat__fail(l->unit.ctx, XLAT_ERR_STATE, "link %s: no far target", l->unit.name);
+    struct link_req *r = xlat__unit_req_get(&l->unit);
+    if (!r)
+        return xlat__fail(l->unit.ctx, XLAT_ERR_NOMEM, "link %s: out of memory", l->unit.name);
+    r->link = l;
+    r->req = *req;
+    r->done = done;
+    r->user = user;
+    l->st.requests++;
+    l->st.in_flight++;
+    xlat__delay_push(&l->there, &r->wait);
+    return XLAT_OK;
+}
+
+static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    return xlat_link_translate(unit, req, done, user);
+}
+
+xlat_target xlat_link_target(xlat_link *l)
+{
+    xlat_target t = {target_translate, l, NULL}; /* a link never refuses for room */
+    return t;
+}
+
+void xlat_link_stats_get(const xlat_link *l, xlat_link_stats *out)
+{
+    if (!out)
+        return;
+    if (l)
+        *out = l->st;
+    else
+        memset(out, 0, sizeof(*out));
+}
