@@ -41,6 +41,20 @@ enum {
     XLAT_PERM_U = 8  /**< User-accessible. */
 };
 
+/**
+ * @brief The translation record: one page's mapping as units hold and pass
+ *        it (TLB entries, fills, a host resolver's answer).
+ */
+typedef struct xlat_translation {
+    uint32_t pasid;          /**< address space */
+    uint64_t vpn;            /**< virtual address >> page_shift */
+    uint64_t pfn;            /**< physical address >> page_shift */
+    uint8_t  page_shift;     /**< 12, 16, 21, 30 (any of 12..63 is accepted) */
+    uint8_t  perm;           /**< XLAT_PERM_* */
+    uint16_t flags;          /**< owned by the policy that inserted it (e.g. least-TLB's spill bit) */
+    uint64_t aux;            /**< policy payload */
+} xlat_translation;
+
 /** @brief A translation request. */
 typedef struct xlat_req {
     uint64_t    id;     /**< The host's id, returned in the response. */

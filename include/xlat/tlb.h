@@ -74,16 +74,8 @@ typedef struct xlat_tlb_config {
     xlat_tlb_index index;    /**< set selection (default ::XLAT_TLB_INDEX_MODULO) */
 } xlat_tlb_config;
 
-/** @brief One translation held by a TLB. */
-typedef struct xlat_tlb_entry {
-    uint32_t pasid;          /**< address space */
-    uint64_t vpn;            /**< virtual address >> page_shift */
-    uint64_t pfn;            /**< physical address >> page_shift */
-    uint8_t  page_shift;     /**< 12, 16, 21, 30 (any of 12..63 is accepted) */
-    uint8_t  perm;           /**< XLAT_PERM_* */
-    uint16_t flags;          /**< owned by the policy that inserted it (e.g. least-TLB's spill bit) */
-    uint64_t aux;            /**< policy payload (e.g. Barre's coalescing information) */
-} xlat_tlb_entry;
+/** @brief One translation held by a TLB: the translation record of target.h. */
+typedef xlat_translation xlat_tlb_entry;
 
 /** @brief Counters of a TLB, functional and timed use together. */
 typedef struct xlat_tlb_stats {

@@ -9,7 +9,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "xlat/xlat.h"
+#include "xlat/common.h"
+#include "xlat/ctx.h"
+#include "xlat/target.h"
 #include "wheel.h"
 
 #define XLAT_ERRMSG_LEN 256
@@ -81,16 +83,11 @@ size_t xlat__events_overruns(const xlat_ctx *ctx);
 /* Drops the pending events posted by unit `owner` (not 0). */
 void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner);
 
-#endif /* XLAT_CORE_INTERNAL_H */
-
 /* Drops the pending events that `match` selects (for a unit's destroy). */
 void xlat__cancel_events(xlat_ctx *ctx,
                          int (*match)(void *match_user, xlat_event_fn fn, void *user),
                          void *match_user);
 
-/* The eviction callback a TLB has now (lib/tlb/tlb_report.c), so that a
- * unit taking it over can still call it. */
-void xlat__tlb_evict_fn_get(const xlat_tlb *tlb, xlat_tlb_evict_fn *fn, void **user);
 
 /* Back-pressure (XLAT_ERR_AGAIN) is routine flow control, refused and
  * retried many times a cycle in a busy system: its message "<kind> <name>:
@@ -112,5 +109,7 @@ void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *
 /* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
  * permissions, policy flags and payload) and sets r->status to XLAT_OK, or
  * XLAT_ERR_PERM when `e` does not allow `access`. */
-void xlat__resp_translate(xlat_resp *r, const xlat_tlb_entry *e, uint64_t vaddr,
+void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,
                           xlat_access access);
+
+#endif /* XLAT_CORE_INTERNAL_H */

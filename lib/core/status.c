@@ -1,5 +1,6 @@
 /* Status names, the version twins and the target helpers. */
 #include "internal.h"
+#include "xlat/version.h"
 
 const char *xlat_strerror(int rc)
 {
@@ -67,7 +68,7 @@ void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *
     r->resolver = resolver;
 }
 
-void xlat__resp_translate(xlat_resp *r, const xlat_tlb_entry *e, uint64_t vaddr,
+void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,
                           xlat_access access)
 {
     uint8_t need = xlat_access_perm(access);

@@ -6,6 +6,7 @@
  * parked in a victim stash.
  */
 #include "internal.h"
+#include "xlat/cuckoo.h"
 
 /* Highest number of buckets: keeps slot counts within 35 bits and every
  * bucket index within 32, far beyond what a simulated structure needs. */

@@ -1,6 +1,7 @@
 /* The fixed-latency responder: every answer leaves `latency` cycles after
  * acceptance, translated by the host's function or an identity map. */
 #include "delay.h"
+#include "xlat/fixed.h"
 
 struct fixed_pending {
     struct xlat_delay_item wait; /* first: the record is its delay item */

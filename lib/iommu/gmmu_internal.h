@@ -4,6 +4,8 @@
 #define XLAT_GMMU_INTERNAL_H
 
 #include "internal.h"
+#include "xlat/walker.h"
+#include "xlat/gmmu.h"
 #include "pool.h"
 
 /* The two places a request can be sent. */

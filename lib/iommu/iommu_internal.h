@@ -4,6 +4,11 @@
 #define XLAT_IOMMU_INTERNAL_H
 
 #include "internal.h"
+#include "xlat/tlb.h"
+#include "xlat/cuckoo.h"
+#include "xlat/walker.h"
+#include "xlat/iommu.h"
+#include "../tlb/tlb_port.h"
 #include "pool.h"
 #include "waitq.h"
 

@@ -4,6 +4,7 @@
  * order in the link, behind one retry, so the link's events are bounded by
  * three however many requests it carries. */
 #include "delay.h"
+#include "xlat/link.h"
 
 struct link_req {
     struct xlat_delay_item wait; /* first: on one line at a time */

@@ -8,6 +8,7 @@
 
 #include "xlat/pagetable.h"
 #include "internal.h"
+#include "xlat/physmem.h"
 
 /* ---- for other units -------------------------------------------------- */
 

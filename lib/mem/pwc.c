@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "xlat/tlb.h"
 #include "xlat/pagetable.h"
 #include "xlat/pwc.h"
 

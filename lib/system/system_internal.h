@@ -3,6 +3,7 @@
 #define XLAT_SYSTEM_INTERNAL_H
 
 #include "internal.h"
+#include "xlat/xlat.h"
 #include "pool.h"
 
 #define SYSTEM_MAX_GPUS 64

@@ -4,6 +4,8 @@
 #define XLAT_TLB_INTERNAL_H
 
 #include "internal.h"
+#include "xlat/tlb.h"
+#include "tlb_port.h"
 #include "pool.h"
 
 /* One way: 32 bytes; page_shift 0 marks an invalid way. */

@@ -4,6 +4,9 @@
 #define XLAT_WALKER_INTERNAL_H
 
 #include "internal.h"
+#include "xlat/pagetable.h"
+#include "xlat/pwc.h"
+#include "xlat/walker.h"
 #include "pool.h"
 #include "waitq.h"
 
