@@ -3,10 +3,12 @@
  * to L2 TLBs): the GPUs' L2 TLBs form a ring, and an L2 miss first asks the
  * two neighbours; only when both miss does the request go to the IOMMU.
  */
+#include <stdio.h>
+
 #include "system_internal.h"
 
 struct ring_req {
-    void *free_link;
+    struct xlat_delay_item wait; /* first: the record is its delay item */
     struct ring_stop *stop;
     xlat_req req;
     xlat_done_fn done;
@@ -14,53 +16,51 @@ struct ring_req {
     uint64_t arrival;
 };
 
-static void probed(void *arg);
-
 /* Sends a request both neighbours missed on to the GMMU or the link,
- * waiting for room if they refuse. */
+ * waiting for room if they refuse (its one event while it waits). */
 static void forward(void *arg)
 {
     struct ring_req *r = arg;
     struct ring_stop *stop = r->stop;
     int rc = stop->below.translate(stop->below.unit, &r->req, r->done, r->user);
-    if (rc == XLAT_ERR_AGAIN)
-        rc = xlat__target_retry(stop->sys->ctx, &stop->below, forward, r);
-    else if (rc == XLAT_OK) {
-        xlat__pool_put(&stop->reqs, r);
+    if (rc == XLAT_ERR_AGAIN) {
+        if (!stop->below.wait || stop->below.wait(stop->below.unit, forward, r) != XLAT_OK)
+            xlat__unit_post(&stop->unit, 1, forward, r);
         return;
     }
-    if (rc != XLAT_OK) { /* never lose an accepted request */
-        xlat_resp fail = {.id = r->req.id, .vaddr = r->req.vaddr, .pasid = r->req.pasid,
-                          .status = rc, .issued = r->arrival, .completed = stop->sys->ctx->now};
-        xlat_done_fn done = r->done;
-        void *user = r->user;
-        xlat__pool_put(&stop->reqs, r);
+    xlat_done_fn done = r->done;
+    void *user = r->user;
+    xlat_resp fail;
+    xlat__resp_fail(&fail, &r->req, rc, stop->unit.name);
+    fail.issued = r->arrival;
+    fail.completed = stop->sys->ctx->now;
+    xlat__unit_req_put(&stop->unit, r);
+    xlat__unit_wake(&stop->unit); /* a record is free for the L2 above */
+    if (rc != XLAT_OK) /* refused for good: answer it, never lose it */
         done(user, &fail);
-    }
-}
-
-static int owned_event(void *stop, xlat_event_fn fn, void *user)
-{
-    return (fn == probed || fn == forward) && ((struct ring_req *)user)->stop == stop;
 }
 
 static int ring_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
 {
     struct ring_stop *stop = unit;
     struct xlat_system *s = stop->sys;
-    struct ring_req *r = xlat__pool_get(&stop->reqs);
-    if (!r || xlat_schedule(s->ctx, s->cfg.probe_latency, probed, r) != XLAT_OK) {
-        if (r)
-            xlat__pool_put(&stop->reqs, r);
-        return xlat__fail(s->ctx, XLAT_ERR_NOMEM, "probing ring: out of memory");
-    }
+    struct ring_req *r = xlat__unit_req_get(&stop->unit);
+    if (!r) /* more than the L2 above can have outstanding */
+        return xlat__unit_busy(&stop->unit, "every probe record is busy");
     r->stop = stop;
     r->req = *req;
     r->done = done;
     r->user = user;
     r->arrival = s->ctx->now;
     s->st.probes++;
+    xlat__delay_push(&stop->probes, &r->wait);
     return XLAT_OK;
+}
+
+static int ring_wait(void *unit, xlat_event_fn fn, void *user)
+{
+    struct ring_stop *stop = unit;
+    return xlat__unit_wait(&stop->unit, fn, user);
 }
 
 /* The neighbour (ring order: left, then right) holding the translation. */
@@ -75,10 +75,11 @@ static xlat_tlb *holder(const struct xlat_system *s, uint32_t gpu, const xlat_re
     return NULL;
 }
 
-static void probed(void *arg)
+static void probed(struct xlat_delay *line, struct xlat_delay_item *item)
 {
-    struct ring_req *r = arg;
+    struct ring_req *r = (struct ring_req *)item;
     struct ring_stop *stop = r->stop;
+    (void)line;
     struct xlat_system *s = stop->sys;
     xlat_tlb_entry e;
     xlat_tlb *from = holder(s, stop->gpu, &r->req, &e);
@@ -93,25 +94,39 @@ static void probed(void *arg)
     xlat__resp_translate(&resp, &e, r->req.vaddr, r->req.access);
     xlat_done_fn done = r->done;
     void *user = r->user;
-    xlat__pool_put(&stop->reqs, r);
+    xlat__unit_req_put(&stop->unit, r);
+    xlat__unit_wake(&stop->unit); /* a record is free for the L2 above */
     done(user, &resp);
 }
 
+/* A stop serves the misses of one L2 TLB: it holds at most as many
+ * requests as that L2 has MSHRs, and has at most one event per request
+ * (waiting for room below) plus its delay line's. */
 int xlat__ring_create(struct xlat_system *s, uint32_t gpu, const xlat_target *below,
                       xlat_target *out)
 {
     struct ring_stop *stop = xlat__alloc(s->ctx, sizeof(*stop));
     if (!stop)
         return XLAT_ERR_NOMEM;
+    char name[32];
+    snprintf(name, sizeof(name), "gpu%u.ring", gpu);
+    struct xlat__unit_spec spec = {
+        .kind = "probing ring", .name = name, .req_size = sizeof(struct ring_req),
+        .reqs = s->cfg.l2.mshrs, .fixed = 1, .events = (size_t)s->cfg.l2.mshrs + 1,
+    };
+    int rc = xlat__unit_init(&stop->unit, s->ctx, &spec);
+    if (rc != XLAT_OK) {
+        xlat__free(s->ctx, stop, sizeof(*stop));
+        return rc;
+    }
     stop->sys = s;
     stop->gpu = gpu;
     stop->below = *below;
+    xlat__delay_init(&stop->probes, &stop->unit, s->cfg.probe_latency, probed);
     s->ring[gpu] = stop;
-    if (xlat__pool_init(&stop->reqs, s->ctx, sizeof(struct ring_req), 32) != XLAT_OK)
-        return XLAT_ERR_NOMEM;
     out->translate = ring_translate;
     out->unit = stop;
-    out->wait = NULL;
+    out->wait = ring_wait;
     return XLAT_OK;
 }
 
@@ -120,8 +135,7 @@ void xlat__ring_destroy(struct xlat_system *s, uint32_t gpu)
     struct ring_stop *stop = s->ring[gpu];
     if (!stop)
         return;
-    xlat__cancel_events(s->ctx, owned_event, stop);
-    xlat__pool_release(&stop->reqs);
+    xlat__unit_fini(&stop->unit);
     xlat__free(s->ctx, stop, sizeof(*stop));
     s->ring[gpu] = NULL;
 }

@@ -4,17 +4,18 @@
 
 #include "internal.h"
 #include "xlat/xlat.h"
-#include "pool.h"
+#include "delay.h"
 
 #define SYSTEM_MAX_GPUS 64
 #define SYSTEM_MAX_CUS 1024
 
 /* The probing ring's stop in front of one GPU's link (least-TLB §5.5). */
 struct ring_stop {
+    struct xlat__unit unit;  /* records: requests being probed or sent on */
+    struct xlat_delay probes; /* every probe takes probe_latency cycles */
     struct xlat_system *sys;
     uint32_t gpu;
     xlat_target below;      /* where a double miss goes: the GMMU or the link */
-    struct xlat_pool reqs;
 };
 
 struct xlat_system {
