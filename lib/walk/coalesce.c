@@ -24,7 +24,9 @@ bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r)
 {
     for (uint32_t w = 0; w < p->cfg.walkers; w++) {
         const struct walk_unit *u = &p->unit[w];
-        if (!u->r || u->faulted || u->r->req.pasid != r->req.pasid || !deeper(u->level, r))
+        /* A walk without a table (node UINT64_MAX) reads nothing it could share. */
+        if (!u->r || u->faulted || u->node_pfn == UINT64_MAX || u->r->req.pasid != r->req.pasid ||
+            !deeper(u->level, r))
             continue;
         if (xlat__walk_nbh(p, r->req.vaddr, u->level) == xlat__walk_nbh(p, u->r->req.vaddr, u->level))
             return true;

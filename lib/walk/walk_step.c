@@ -9,6 +9,7 @@
 #define TOKEN_WALKER_BITS 20
 
 static void issue_read(struct walk_unit *u);
+static void fault_event(void *arg);
 
 uint64_t xlat__walk_entry_paddr(const struct xlat_walker *p, uint64_t node_pfn, uint64_t vaddr,
                                 uint32_t level)
@@ -110,6 +111,13 @@ static void read_done(struct walk_unit *u)
 
 static void read_done_event(void *arg) { read_done(arg); }
 
+static void fault_event(void *arg)
+{
+    struct walk_unit *u = arg;
+    fault(u);
+    xlat__walk_kick(u->pool); /* requests held back by its CL window may start */
+}
+
 static void issue_read_event(void *arg) { issue_read(arg); }
 
 static void issue_read(struct walk_unit *u)
@@ -121,10 +129,15 @@ static void issue_read(struct walk_unit *u)
         return;
     }
     uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);
-    if (p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, unit_token(u)) == XLAT_OK) {
-        u->waiting = 1;
-        return;
-    }
+    /* Waiting before calling out: a zero-latency host answers inside the
+     * call, and xlat_walker_mem_done() must find the read outstanding. */
+    u->waiting = 1;
+    u->calling = 1;
+    int rc = p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, unit_token(u));
+    u->calling = 0;
+    if (!u->waiting || rc == XLAT_OK)
+        return; /* answered inside the call (its completion is scheduled), or accepted */
+    u->waiting = 0;
     p->st.mem_retries++; /* the host's memory is busy: try again next cycle */
     xlat_schedule(p->ctx, 1, issue_read_event, u);
 }
@@ -161,8 +174,10 @@ static void begin(struct walk_unit *u)
 {
     uint32_t delay = start_point(u);
     if (u->node_pfn == UINT64_MAX) {
+        /* No table: the fault is raised from tick, never from inside the
+         * xlat_walker_translate() that started the walk. */
         u->entry_paddr = 0;
-        fault(u);
+        xlat_schedule(u->pool->ctx, 0, fault_event, u);
     } else if (delay) {
         xlat_schedule(u->pool->ctx, delay, issue_read_event, u);
     } else {
@@ -208,6 +223,14 @@ void xlat__walk_kick(struct xlat_walker *p)
     p->kicking = false;
 }
 
+/* Inside a call into the pool that must not answer synchronously: the
+ * unit's own call-out to the host's memory (an answer there would recurse
+ * through the next level's read) or xlat_walker_translate(). */
+static bool must_defer(const struct walk_unit *u)
+{
+    return u->calling || u->pool->translating;
+}
+
 int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
 {
     if (!p)
@@ -217,8 +240,35 @@ int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
         return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
                           "walker %s: no page-table read is outstanding for token 0x%llx",
                           p->name, (unsigned long long)token);
+    if (must_defer(u)) {
+        int rc = xlat_schedule(p->ctx, 0, read_done_event, u);
+        if (rc == XLAT_OK)
+            u->waiting = 0; /* answered: a second mem_done is refused */
+        return rc;
+    }
     read_done(u);
     return XLAT_OK;
+}
+
+/* A resumed walk goes on: it answers `status`, looks for its address
+ * space's root again, or re-reads the entry that was not present. */
+static void resume(struct walk_unit *u, int status)
+{
+    if (status != XLAT_OK)
+        finish(u, 0, status);
+    else if (u->node_pfn != UINT64_MAX)
+        issue_read(u);
+    else if (xlat__pt_root(u->pool->pt, u->r->req.pasid, &u->node_pfn) == XLAT_OK)
+        begin(u);
+    else
+        finish(u, 0, XLAT_ERR_FAULT); /* still no table: faulting again could loop forever */
+}
+
+static void resume_event(void *arg)
+{
+    struct walk_unit *u = arg;
+    resume(u, u->resume_status);
+    xlat__walk_kick(u->pool);
 }
 
 int xlat_walker_fault_resume(xlat_walker *p, uint64_t token, int status)
@@ -230,13 +280,15 @@ int xlat_walker_fault_resume(xlat_walker *p, uint64_t token, int status)
         return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
                           "walker %s: no faulted walk has token 0x%llx", p->name,
                           (unsigned long long)token);
+    if (must_defer(u)) {
+        u->resume_status = status;
+        int rc = xlat_schedule(p->ctx, 0, resume_event, u);
+        if (rc == XLAT_OK)
+            u->faulted = 0;
+        return rc;
+    }
     u->faulted = 0;
-    if (status != XLAT_OK)
-        finish(u, 0, status);
-    else if (u->node_pfn == UINT64_MAX)
-        begin(u); /* the address space had no table: look for its root again */
-    else
-        issue_read(u);
+    resume(u, status);
     xlat__walk_kick(p);
     return XLAT_OK;
 }

@@ -221,14 +221,9 @@ static struct walk_req *new_request(struct xlat_walker *p, const xlat_req *req,
     return r;
 }
 
-int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done, void *user)
+/* Accepts `r` (or refuses it with XLAT_ERR_AGAIN) and starts or buffers it. */
+static int accept(struct xlat_walker *p, struct walk_req *r)
 {
-    if (!p || !req || !done)
-        return xlat__fail(p ? p->ctx : NULL, XLAT_ERR_INVAL, "xlat_walker_translate: NULL %s",
-                          !p ? "pool" : !req ? "req" : "done");
-    struct walk_req *r = new_request(p, req, done, user);
-    if (!r)
-        return xlat__fail(p->ctx, XLAT_ERR_NOMEM, "walker %s: out of memory", p->name);
     bool stolen = false;
     int w = p->ops->arrive(p, r, xlat__walk_eligible(p, r), &stolen);
     if (w == XLAT_ERR_AGAIN) {
@@ -250,6 +245,23 @@ int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done
             xlat__walk_kick(p);
     }
     return XLAT_OK;
+}
+
+int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    if (!p || !req || !done)
+        return xlat__fail(p ? p->ctx : NULL, XLAT_ERR_INVAL, "xlat_walker_translate: NULL %s",
+                          !p ? "pool" : !req ? "req" : "done");
+    struct walk_req *r = new_request(p, req, done, user);
+    if (!r)
+        return xlat__fail(p->ctx, XLAT_ERR_NOMEM, "walker %s: out of memory", p->name);
+    /* Nothing answers while this is above us on the stack: the host's
+     * mem_done / fault_resume calls from inside our call-outs are deferred
+     * to tick (the completion rule of doc/walks.md). */
+    p->translating++;
+    int rc = accept(p, r);
+    p->translating--;
+    return rc;
 }
 
 static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)

@@ -42,9 +42,11 @@ struct walk_unit {
     uint32_t owner;         /* owning tenant (partition, DWS) */
     uint32_t gen;           /* token generation: stale mem_done/resume calls are refused */
     uint8_t waiting;        /* a read is outstanding at the host's memory */
+    uint8_t calling;        /* inside its own call to the host's mem_read */
     uint8_t faulted;        /* waiting for xlat_walker_fault_resume() */
     uint8_t stolen;         /* serving another tenant's walk */
     uint8_t is_stolen;      /* DWS++: the last walk it served was stolen */
+    int resume_status;      /* a resumption deferred out of xlat_walker_translate() */
 };
 
 struct xlat_walker;
@@ -101,6 +103,7 @@ struct xlat_walker {
     uint32_t tenant_map_len;
     uint64_t epoch;                 /* DWS++: arrivals in the current epoch */
     bool kicking;                   /* guards re-entrant dispatch */
+    uint32_t translating;           /* depth of xlat_walker_translate() calls under way */
     struct xlat_waitq waitq;        /* senders refused with a full buffer */
     xlat_walker_stats st;
 };
