@@ -109,7 +109,42 @@ static void read_done(struct walk_unit *u)
     xlat__walk_kick(p);
 }
 
-static void read_done_event(void *arg) { read_done(arg); }
+/* Every read that completes in a cycle is processed after all of them
+ * have arrived, in walker-id order ("Improving GPU Multi-tenancy with Page
+ * Walk Stealing" convention, seed-004 note §A.6): the order decides which
+ * walker picks (or steals) a waiting walk first, so it must not depend on
+ * the order the walks happened to start in. */
+static void drain_event(void *arg)
+{
+    struct xlat_walker *p = arg;
+    p->drain_pending = false;
+    for (uint32_t i = 0; i < p->ndue; i++)
+        read_done(&p->unit[p->due[i]]);
+    p->ndue = 0;
+}
+
+static void read_done_event(void *arg)
+{
+    struct walk_unit *u = arg;
+    struct xlat_walker *p = u->pool;
+    uint32_t w = unit_index(u), i = p->ndue++;
+    for (; i > 0 && p->due[i - 1] > w; i--)
+        p->due[i] = p->due[i - 1];
+    p->due[i] = w;
+    if (p->drain_pending)
+        return;
+    if (xlat_schedule(p->ctx, 0, drain_event, p) == XLAT_OK)
+        p->drain_pending = true;
+    else
+        drain_event(p); /* no event to spare: process now, out of order rather than lost */
+}
+
+int xlat__walk_owns_event(const struct xlat_walker *p, xlat_event_fn fn, void *user)
+{
+    /* Walkers' events carry their unit, the drain event the pool. */
+    const struct walk_unit *u = user;
+    return (fn == drain_event && user == p) || (u >= p->unit && u < p->unit + p->cfg.walkers);
+}
 
 static void fault_event(void *arg)
 {

@@ -72,6 +72,7 @@ static void pool_free(struct xlat_walker *p)
     xlat__pool_release(&p->reqs);
     xlat__waitq_release(&p->waitq);
     xlat__free(p->ctx, p->unit, p->cfg.walkers * sizeof(*p->unit));
+    xlat__free(p->ctx, p->due, p->cfg.walkers * sizeof(*p->due));
     xlat__free(p->ctx, p->queue, p->nqueues * sizeof(*p->queue));
     xlat__strfree(p->ctx, p->name);
     xlat__free(p->ctx, p, sizeof(*p));
@@ -89,8 +90,9 @@ static int pool_init(struct xlat_walker *p)
     p->nqueues = p->cfg.sched == XLAT_SCHED_FCFS ? 1 : p->cfg.walkers;
     p->unit = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->unit));
     p->queue = xlat__calloc(p->ctx, p->nqueues, sizeof(*p->queue));
+    p->due = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->due));
     p->name = xlat__strdup(p->ctx, p->cfg.name ? p->cfg.name : "walker");
-    if (!p->unit || !p->queue || !p->name)
+    if (!p->unit || !p->queue || !p->due || !p->name)
         return XLAT_ERR_NOMEM;
     p->cfg.name = p->name;
     for (uint32_t w = 0; w < p->cfg.walkers; w++)
@@ -136,12 +138,7 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
 
 static int owned_event(void *pool, xlat_event_fn fn, void *user)
 {
-    (void)fn;
-    struct xlat_walker *p = pool;
-    const struct walk_unit *u = user;
-    /* Walkers' events carry their unit: anything pointing into this pool's
-     * unit array is ours. */
-    return u >= p->unit && u < p->unit + p->cfg.walkers;
+    return xlat__walk_owns_event(pool, fn, user);
 }
 
 void xlat_walker_destroy(xlat_walker *p)

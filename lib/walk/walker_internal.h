@@ -104,6 +104,9 @@ struct xlat_walker {
     uint64_t epoch;                 /* DWS++: arrivals in the current epoch */
     bool kicking;                   /* guards re-entrant dispatch */
     uint32_t translating;           /* depth of xlat_walker_translate() calls under way */
+    uint32_t *due;                  /* walkers whose read completed this cycle, ascending */
+    uint32_t ndue;
+    bool drain_pending;             /* the event that processes `due` is scheduled */
     struct xlat_waitq waitq;        /* senders refused with a full buffer */
     xlat_walker_stats st;
 };
@@ -159,6 +162,8 @@ struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w);
 uint64_t xlat__walk_nbh(const struct xlat_walker *p, uint64_t vaddr, uint32_t level);
 
 /* The walk engine (walk_step.c). */
+/* Events of this pool (destroy cancels them). */
+int xlat__walk_owns_event(const struct xlat_walker *p, xlat_event_fn fn, void *user);
 void xlat__walk_kick(struct xlat_walker *p);
 void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, bool stolen);
 void xlat__walk_info(const struct xlat_walker *p, const struct walk_req *r, xlat_walk_info *out);
