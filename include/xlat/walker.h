@@ -157,6 +157,13 @@ typedef struct xlat_walk_fault {
  *        xlat_walker_fault_resume() (at once or later): with ::XLAT_OK after
  *        mapping the page, the walk re-reads the entry and goes on; with an
  *        error status, the request is answered with it.
+ *
+ * With coalescing, a fault may also belong to a buffered request whose
+ * entry another walker's line showed not present: it holds no walker and
+ * waits in its buffer slot until resumed (see doc/walks.md). An address
+ * space with no page table faults at level `levels` with `entry_paddr` 0;
+ * resuming it with ::XLAT_OK when there is still no table answers
+ * ::XLAT_ERR_FAULT.
  */
 typedef void (*xlat_walk_fault_fn)(void *user, xlat_walker *pool, const xlat_walk_fault *fault);
 

@@ -28,7 +28,7 @@ static uint64_t unit_token(const struct walk_unit *u)
 static struct walk_unit *token_unit(struct xlat_walker *p, uint64_t token)
 {
     uint64_t w = token & ((1u << TOKEN_WALKER_BITS) - 1);
-    if (w >= p->cfg.walkers || p->unit[w].gen != (uint32_t)(token >> TOKEN_WALKER_BITS))
+    if (token >> 63 || w >= p->cfg.walkers || p->unit[w].gen != (uint32_t)(token >> TOKEN_WALKER_BITS))
         return NULL;
     return p->unit[w].r ? &p->unit[w] : NULL;
 }
@@ -70,15 +70,36 @@ static void fault(struct walk_unit *u)
     p->cfg.fault_fn(p->cfg.fault_user, p, &f);
 }
 
-/* Answers the requests a line served through coalescing. */
+/* Answers the requests a line served through coalescing: with their leaf,
+ * or with XLAT_ERR_FAULT when their entry there is not present and no
+ * fault callback is set. */
 static void answer_chain(struct xlat_walker *p, struct walk_req *chain)
 {
     while (chain) {
         struct walk_req *next = chain->qnext;
+        bool present = chain->pa & XLAT_PTE_PRESENT;
         chain->start = p->ctx->now;
-        p->st.coalesced++;
-        xlat__walk_answer(p, chain, chain->pa, chain->pl, XLAT_OK);
+        p->st.coalesced += present;
+        xlat__walk_answer(p, chain, chain->pa, chain->pl, present ? XLAT_OK : XLAT_ERR_FAULT);
         chain = next;
+    }
+}
+
+/* Raises the faults of parked neighbours (their entry in the line just
+ * read is not present), in buffer order. */
+static void raise_parked(struct xlat_walker *p, struct walk_req *r)
+{
+    while (r) {
+        struct walk_req *next = r->fnext;
+        uint32_t level = r->pl - 1u;
+        xlat_walk_fault f = {
+            .token = r->fault_token, .id = r->req.id, .pasid = r->req.pasid,
+            .vaddr = r->req.vaddr, .access = r->req.access, .level = level,
+            .entry_paddr = xlat__walk_entry_paddr(p, r->pa, r->req.vaddr, level),
+            .gpu = r->req.gpu,
+        };
+        p->cfg.fault_fn(p->cfg.fault_user, p, &f);
+        r = next;
     }
 }
 
@@ -92,7 +113,9 @@ static void read_done(struct walk_unit *u)
     xlat__pt_read(p->pt, u->entry_paddr, &pte);
     xlat__walk_trace(p, XLAT_WALK_READ, u->r, (int32_t)unit_index(u), u->level,
                      u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1), XLAT_OK);
-    struct walk_req *served = p->cfg.coalesce ? xlat__coalesce_line(p, unit_index(u)) : NULL;
+    struct walk_req *faults = NULL;
+    struct walk_req *served =
+        p->cfg.coalesce ? xlat__coalesce_line(p, unit_index(u), &faults) : NULL;
     if (!(pte & XLAT_PTE_PRESENT)) {
         fault(u);
     } else if (u->level == 1 || ((pte & XLAT_PTE_PS) && u->level <= 3)) {
@@ -106,6 +129,7 @@ static void read_done(struct walk_unit *u)
         issue_read(u);
     }
     answer_chain(p, served);
+    raise_parked(p, faults);
     xlat__walk_kick(p);
 }
 
@@ -121,6 +145,22 @@ static void drain_event(void *arg)
     for (uint32_t i = 0; i < p->ndue; i++)
         read_done(&p->unit[p->due[i]]);
     p->ndue = 0;
+    /* Failures decided inside translate (a parked fault resumed there). */
+    while (p->late) {
+        struct walk_req *r = p->late;
+        p->late = r->qnext;
+        xlat__walk_answer(p, r, 0, 0, r->status);
+    }
+}
+
+static void schedule_drain(struct xlat_walker *p)
+{
+    if (p->drain_pending)
+        return;
+    if (xlat_schedule(p->ctx, 0, drain_event, p) == XLAT_OK)
+        p->drain_pending = true;
+    else
+        drain_event(p); /* no event to spare: process now, out of order rather than lost */
 }
 
 static void read_done_event(void *arg)
@@ -131,12 +171,7 @@ static void read_done_event(void *arg)
     for (; i > 0 && p->due[i - 1] > w; i--)
         p->due[i] = p->due[i - 1];
     p->due[i] = w;
-    if (p->drain_pending)
-        return;
-    if (xlat_schedule(p->ctx, 0, drain_event, p) == XLAT_OK)
-        p->drain_pending = true;
-    else
-        drain_event(p); /* no event to spare: process now, out of order rather than lost */
+    schedule_drain(p);
 }
 
 int xlat__walk_owns_event(const struct xlat_walker *p, xlat_event_fn fn, void *user)
@@ -306,10 +341,51 @@ static void resume_event(void *arg)
     xlat__walk_kick(u->pool);
 }
 
+/* The parked request whose fault has `token`, or NULL. */
+static struct walk_req *parked_req(struct xlat_walker *p, uint64_t token)
+{
+    if (!(token >> 63))
+        return NULL;
+    for (struct walk_req *r = p->pending_head; r; r = r->pnext)
+        if (r->parked && r->fault_token == token)
+            return r;
+    return NULL;
+}
+
+/* A parked neighbour's fault is resolved: an error answers it (from a
+ * zero-delay event inside translate); XLAT_OK makes it eligible again, its
+ * walk starting at the entry that was not present. */
+static void unpark(struct xlat_walker *p, struct walk_req *r, int status)
+{
+    r->parked = false;
+    if (status == XLAT_OK) {
+        xlat__walk_kick(p);
+        return;
+    }
+    xlat__queue_remove(p, r);
+    xlat__pending_remove(p, r);
+    r->start = p->ctx->now;
+    r->pa = 0;
+    r->qnext = NULL;
+    if (!p->translating) {
+        xlat__walk_answer(p, r, 0, 0, status);
+        return;
+    }
+    r->status = status;
+    *(p->late ? p->late_tail : &p->late) = r;
+    p->late_tail = &r->qnext;
+    schedule_drain(p);
+}
+
 int xlat_walker_fault_resume(xlat_walker *p, uint64_t token, int status)
 {
     if (!p)
         return XLAT_ERR_INVAL;
+    struct walk_req *parked = parked_req(p, token);
+    if (parked) {
+        unpark(p, parked, status);
+        return XLAT_OK;
+    }
     struct walk_unit *u = token_unit(p, token);
     if (!u || !u->faulted)
         return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,

@@ -25,6 +25,13 @@ struct walk_req {
     uint64_t interleave;    /* foreign walks it waited behind */
     uint8_t pl;             /* deepest level coalesced so far, 0 = none */
     uint64_t pa;            /* node to read next after PL */
+    /* A neighbour's line showed its entry not present: its fault is with
+     * the host (fault_token) and it keeps its buffer slot, ineligible,
+     * until xlat_walker_fault_resume(). */
+    bool parked;
+    int status;             /* a failure answered from the drain event */
+    uint64_t fault_token;
+    struct walk_req *fnext; /* faults raised by one line, in buffer order */
 };
 
 struct walk_queue {
@@ -102,10 +109,12 @@ struct xlat_walker {
     uint32_t tenant_map_tenant[WALK_MAX_TENANT_MAP];
     uint32_t tenant_map_len;
     uint64_t epoch;                 /* DWS++: arrivals in the current epoch */
+    uint64_t fault_serial;          /* tokens of parked neighbour faults */
     bool kicking;                   /* guards re-entrant dispatch */
     uint32_t translating;           /* depth of xlat_walker_translate() calls under way */
     uint32_t *due;                  /* walkers whose read completed this cycle, ascending */
     uint32_t ndue;
+    struct walk_req *late, **late_tail; /* failures to answer from the drain event */
     bool drain_pending;             /* the event that processes `due` is scheduled */
     struct xlat_waitq waitq;        /* senders refused with a full buffer */
     xlat_walker_stats st;
@@ -155,9 +164,12 @@ bool xlat__walk_eligible(struct xlat_walker *p, struct walk_req *r);
 bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r);
 /* Walker w's read of its current level completed: advances every buffered
  * request whose entry lies in the same line. Requests whose entry there is
- * a leaf are taken off the queues and returned chained through qnext, with
- * their leaf entry in r->pa and its level in r->pl. */
-struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w);
+ * a leaf, or (without a fault callback) not present, are taken off the
+ * queues and returned chained through qnext, with that entry in r->pa and
+ * its level in r->pl. With a fault callback, requests whose entry is not
+ * present are parked (seed-002 note §A.5 step 5) and chained through
+ * fnext in *faults. */
+struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct walk_req **faults);
 /* Neighborhood key of `vaddr` at `level` (same key: same line). */
 uint64_t xlat__walk_nbh(const struct xlat_walker *p, uint64_t vaddr, uint32_t level);
 
