@@ -244,6 +244,12 @@ typedef struct xlat_walker_config {
     void              *defer_user;    /**< first argument of `defer_fn` */
     xlat_walk_trace_fn trace_fn;      /**< event trace (NULL: none) */
     void              *trace_user;    /**< first argument of `trace_fn` */
+    /** With `coalesce` and a `pwc`: the upper-level entries a buffered request
+     *  obtains from another walker's line fill the page walk cache too, as
+     *  the walker's own do (default true, the seed-002 note's reading of
+     *  "Neighborhood-aware address translation" §IV; false: only entries a
+     *  walker reads for its own walk fill it). */
+    bool               coalesce_fill_pwc;
 } xlat_walker_config;
 
 /** @brief Buckets of the latency histograms: bucket b counts latencies in [2^(b-1), 2^b) (b = 0: zero). */

@@ -73,6 +73,16 @@ static enum line_use advance(struct xlat_walker *p, struct walk_req *r, uint32_t
     return LINE_ADVANCED;
 }
 
+/* An upper-level entry a neighbour obtained from the line fills the PWC
+ * (seed-002 note §A.3), unless it is the walker's own entry, which the
+ * walker fills itself. */
+static void fill_pwc(struct xlat_walker *p, const struct walk_unit *u, const struct walk_req *r,
+                     uint64_t entry_paddr)
+{
+    if (p->cfg.pwc && p->cfg.coalesce_fill_pwc && entry_paddr != u->entry_paddr)
+        xlat_pwc_fill(p->cfg.pwc, r->req.pasid, r->req.vaddr, r->pl, r->pa);
+}
+
 /* Takes `r` out of the buffer. */
 static void unbuffer(struct xlat_walker *p, struct walk_req *r)
 {
@@ -115,11 +125,13 @@ struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct w
         next = r->pnext;
         if (!in_line(p, u, key, r))
             continue;
-        uint64_t pte = 0;
-        xlat__pt_read(p->pt, xlat__walk_entry_paddr(p, u->node_pfn, r->req.vaddr, level), &pte);
+        uint64_t pte = 0, entry = xlat__walk_entry_paddr(p, u->node_pfn, r->req.vaddr, level);
+        xlat__pt_read(p->pt, entry, &pte);
         enum line_use use = advance(p, r, level, pte, u->node_pfn, line);
-        if (use == LINE_ADVANCED)
+        if (use == LINE_ADVANCED) {
+            fill_pwc(p, u, r, entry);
             continue;
+        }
         if (use == LINE_FAULT && park(p, r, pte)) {
             r->fnext = NULL;
             *ftail = r;

@@ -17,6 +17,7 @@ void xlat_walker_config_init(xlat_walker_config *cfg)
     cfg->tenants = 1;
     cfg->assign = XLAT_ASSIGN_CONTIGUOUS;
     cfg->idle_steal = true;
+    cfg->coalesce_fill_pwc = true;
     xlat_dwspp_preset(&cfg->dwspp, XLAT_DWSPP_DEFAULT);
 }
 
