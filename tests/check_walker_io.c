@@ -286,6 +286,64 @@ START_TEST(neighbour_fault_with_handler)
 }
 END_TEST
 
+/* Two pages of a 4-bit-per-level table walked through a PWC; returns the
+ * walker create status, and the two frames when it succeeds. */
+static int walk_4bit(uint32_t pwc_bits, uint64_t *pfn_a, uint64_t *pfn_b)
+{
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = f.mem;
+    tc.bits_per_level = 4;
+    xlat_pagetable *pt4;
+    ck_assert_int_eq(xlat_pagetable_create(f.ctx, &tc, &pt4), XLAT_OK);
+    /* Level-2 prefixes (vaddr >> 16) differ; under 9-bit tags (>> 21) they do not. */
+    ck_assert_int_eq(xlat_pagetable_map(pt4, 1, 0x10000, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_map(pt4, 1, 0x20000, 0x901, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_pwc_config pc;
+    xlat_pwc_config_init(&pc);
+    pc.bits_per_level = pwc_bits;
+    ck_assert_int_eq(xlat_pwc_create(f.ctx, &pc, &f.pwc), XLAT_OK);
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    c.pt = pt4;
+    c.pwc = f.pwc;
+    c.walkers = 1;
+    c.mem_latency = 10;
+    int rc = xlat_walker_create(f.ctx, &c, &f.pool);
+    if (rc == XLAT_OK) {
+        ck_assert_int_eq(wf_send(&f, 1, 0x10000), XLAT_OK);
+        ck_assert_int_eq(wf_send(&f, 2, 0x20000), XLAT_OK);
+        wf_run_until(&f, 200);
+        ck_assert_int_eq(f.ndone, 2);
+        *pfn_a = f.done[0].pfn;
+        *pfn_b = f.done[1].pfn;
+        xlat_walker_destroy(f.pool);
+        f.pool = NULL;
+    }
+    xlat_pwc_destroy(f.pwc);
+    f.pwc = NULL;
+    xlat_pagetable_destroy(pt4);
+    return rc;
+}
+
+/* Regression: a walker accepted a PWC whose geometry differs from the
+ * table's and then answered with another page's frame (the second walk
+ * hit the first one's level-2 entry under 9-bit tags). */
+START_TEST(pwc_geometry_must_match_table)
+{
+    uint64_t a = 0, b = 0;
+    ck_assert_int_eq(walk_4bit(9, &a, &b), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(f.ctx),
+                     "walker walker: the page walk cache's geometry (4 levels, 9 bits per level, "
+                     "page shift 12) differs from the page table's (4, 4, 12)");
+    ck_assert_int_eq(walk_4bit(4, &a, &b), XLAT_OK);
+    ck_assert_uint_eq(a, 0x900);
+    ck_assert_uint_eq(b, 0x901);
+    uint32_t levels = 0, bits = 0, shift = 0;
+    ck_assert_int_eq(xlat_pwc_geometry(NULL, &levels, &bits, &shift), XLAT_ERR_INVAL);
+}
+END_TEST
+
 static int create_rc(xlat_walker_config *c)
 {
     xlat_walker *p = NULL;
@@ -377,6 +435,7 @@ Suite *walker_io_suite(void)
     tcase_add_test(tc, neighbour_fault_from_the_same_line);
     tcase_add_test(tc, neighbour_fault_with_handler);
     tcase_add_test(tc, create_errors);
+    tcase_add_test(tc, pwc_geometry_must_match_table);
     tcase_add_test(tc, tenants_by_pasid);
     return s;
 }

@@ -53,6 +53,24 @@ static int check_counts(xlat_ctx *ctx, const xlat_walker_config *c)
     return XLAT_OK;
 }
 
+/* A PWC is tagged by the prefixes of its own geometry: under another one
+ * it would answer with nodes of other addresses. */
+static int check_pwc(xlat_ctx *ctx, const xlat_walker_config *c, const char *n)
+{
+    uint32_t levels, bits, shift;
+    if (!c->pwc || xlat_pwc_geometry(c->pwc, &levels, &bits, &shift) != XLAT_OK)
+        return XLAT_OK;
+    uint32_t pt_levels = xlat_pagetable_levels(c->pt);
+    uint32_t pt_shift = xlat_pagetable_level_shift(c->pt, 1);
+    uint32_t pt_bits = xlat_pagetable_level_shift(c->pt, 2) - pt_shift;
+    if (levels == pt_levels && bits == pt_bits && shift == pt_shift)
+        return XLAT_OK;
+    return xlat__fail(ctx, XLAT_ERR_INVAL,
+                      "walker %s: the page walk cache's geometry (%u levels, %u bits per level, "
+                      "page shift %u) differs from the page table's (%u, %u, %u)",
+                      n, levels, bits, shift, pt_levels, pt_bits, pt_shift);
+}
+
 static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
 {
     const char *n = c->name ? c->name : "walker";
@@ -65,7 +83,8 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "walker %s: line_bytes %u is not a power of two in 8..4096", n,
                           c->line_bytes);
-    return check_counts(ctx, c);
+    int rc = check_pwc(ctx, c, n);
+    return rc == XLAT_OK ? check_counts(ctx, c) : rc;
 }
 
 static void pool_free(struct xlat_walker *p)
