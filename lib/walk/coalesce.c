@@ -7,7 +7,7 @@
  * request that an ongoing read could serve is not started (CL).
  */
 #include "walker_internal.h"
-#include "../mem/pagetable_internal.h"
+#include "../mem/pt_walk.h"
 
 uint64_t xlat__walk_nbh(const struct xlat_walker *p, uint64_t vaddr, uint32_t level)
 {

@@ -4,7 +4,7 @@
  * non-present entry. Every read is a real 64-byte line of the page table.
  */
 #include "walker_internal.h"
-#include "../mem/pagetable_internal.h"
+#include "../mem/pt_walk.h"
 
 #define TOKEN_WALKER_BITS 20
 
