@@ -255,12 +255,12 @@ static void begin(struct walk_unit *u)
     }
 }
 
-void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, bool stolen)
+void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int32_t thief)
 {
     struct walk_unit *u = &p->unit[w];
+    bool stolen = thief >= 0;
     u->r = r;
     u->stolen = stolen;
-    u->is_stolen = stolen; /* DWS++: set by a steal, cleared by serving the owner */
     r->start = p->ctx->now;
     r->queue = -1;
     p->busy++;
@@ -269,7 +269,7 @@ void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, boo
     if (stolen) {
         p->st.stolen++;
         p->tenant[r->tenant].st.stolen++;
-        p->tenant[u->owner].st.steals++;
+        p->tenant[thief].st.steals++;
     }
     xlat__walk_trace(p, XLAT_WALK_START, r, (int32_t)w, 0, 0, XLAT_OK);
     begin(u);
@@ -283,12 +283,12 @@ void xlat__walk_kick(struct xlat_walker *p)
     for (uint32_t w = 0; w < p->cfg.walkers && p->buffered; w++) {
         if (p->unit[w].r)
             continue;
-        bool stolen = false;
-        struct walk_req *r = p->ops->select(p, w, &stolen);
+        int32_t thief = -1;
+        struct walk_req *r = p->ops->select(p->sched, w, &thief);
         if (!r)
             continue;
         xlat__pending_remove(p, r);
-        xlat__walk_start(p, w, r, stolen);
+        xlat__walk_start(p, w, r, thief);
     }
     p->kicking = false;
 }

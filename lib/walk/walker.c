@@ -89,6 +89,9 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
 
 static void pool_free(struct xlat_walker *p)
 {
+    if (p->sched_ready && p->ops->fini)
+        p->ops->fini(p->sched);
+    xlat__free(p->ctx, p->sched, p->sched_size);
     xlat__pool_release(&p->reqs);
     xlat__waitq_release(&p->waitq);
     xlat__free(p->ctx, p->unit, p->cfg.walkers * sizeof(*p->unit));
@@ -107,7 +110,7 @@ static int pool_init(struct xlat_walker *p)
     uint32_t per_line = p->line_shift - 3 < p->bits ? p->line_shift - 3 : p->bits;
     for (uint32_t level = 1; level <= p->levels; level++)
         p->nbh_shift[level] = xlat_pagetable_level_shift(p->pt, level) + per_line;
-    p->nqueues = p->cfg.sched == XLAT_SCHED_FCFS ? 1 : p->cfg.walkers;
+    p->nqueues = p->ops->queues(&p->cfg);
     p->unit = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->unit));
     p->queue = xlat__calloc(p->ctx, p->nqueues, sizeof(*p->queue));
     p->due = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->due));
@@ -117,12 +120,33 @@ static int pool_init(struct xlat_walker *p)
     p->cfg.name = p->name;
     for (uint32_t w = 0; w < p->cfg.walkers; w++)
         p->unit[w].pool = p;
-    for (uint32_t t = 0; t < WALK_MAX_TENANTS; t++)
-        p->tenant[t].diff_thres = 1.0; /* DWS++: no extra stealing before the first epoch */
+    for (uint32_t q = 0; q < p->nqueues; q++)
+        p->queue[q].cap = p->cfg.queue_entries / p->nqueues;
     size_t records = (size_t)p->cfg.queue_entries + p->cfg.walkers + 16;
     if (xlat__waitq_init(&p->waitq, p->ctx) != XLAT_OK)
         return XLAT_ERR_NOMEM;
     return xlat__pool_init(&p->reqs, p->ctx, sizeof(struct walk_req), records);
+}
+
+/* The scheduler's state: state_size bytes, zeroed, its env filled. */
+static int sched_alloc(struct xlat_walker *p)
+{
+    p->sched_size = p->ops->state_size(&p->cfg);
+    p->sched = xlat__calloc(p->ctx, 1, p->sched_size);
+    if (!p->sched)
+        return XLAT_ERR_NOMEM;
+    struct walk_sched_env *e = p->sched;
+    e->pool = p;
+    e->svc = &xlat__walk_services;
+    e->walkers = p->cfg.walkers;
+    e->tenants = p->cfg.tenants;
+    e->queue_cap = p->cfg.queue_entries / p->nqueues;
+    return XLAT_OK;
+}
+
+void *xlat__walk_sched_state(const struct xlat_walker *p, const struct walk_sched_ops *ops)
+{
+    return p && p->ops == ops ? p->sched : NULL;
 }
 
 int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker **out)
@@ -144,14 +168,15 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
     p->cfg = c;
     p->pt = c.pt;
     p->ops = sched_ops(c.sched);
-    if (pool_init(p) != XLAT_OK) {
+    if (pool_init(p) != XLAT_OK || sched_alloc(p) != XLAT_OK) {
         pool_free(p);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_walker_create: out of memory");
     }
-    if ((rc = p->ops->init(p)) != XLAT_OK) {
-        pool_free(p);
+    if ((rc = p->ops->init(p->sched, ctx, &p->cfg)) != XLAT_OK) {
+        pool_free(p); /* init failed: nothing for fini to release */
         return rc;
     }
+    p->sched_ready = true;
     *out = p;
     return XLAT_OK;
 }
@@ -241,8 +266,8 @@ static struct walk_req *new_request(struct xlat_walker *p, const xlat_req *req,
 /* Accepts `r` (or refuses it with XLAT_ERR_AGAIN) and starts or buffers it. */
 static int accept(struct xlat_walker *p, struct walk_req *r)
 {
-    bool stolen = false;
-    int w = p->ops->arrive(p, r, xlat__walk_eligible(p, r), &stolen);
+    int32_t thief = -1;
+    int w = p->ops->arrive(p->sched, r, xlat__walk_eligible(p, r), &thief);
     if (w == XLAT_ERR_AGAIN) {
         xlat__pool_put(&p->reqs, r);
         p->st.refusals++;
@@ -252,7 +277,7 @@ static int accept(struct xlat_walker *p, struct walk_req *r)
     p->tenant[r->tenant].st.requests++;
     xlat__walk_trace(p, XLAT_WALK_ARRIVE, r, w, 0, 0, XLAT_OK);
     if (w >= 0) {
-        xlat__walk_start(p, (uint32_t)w, r, stolen);
+        xlat__walk_start(p, (uint32_t)w, r, thief);
     } else {
         xlat__pending_add(p, r);
         p->tenant[r->tenant].st.interleave += r->interleave;
