@@ -433,15 +433,18 @@ START_TEST(dwspp_steals_with_owner_pending)
     wf_pool(&f, &c);
     play(a, backlog(a), 600);
     ck_assert(xlat_walker_diff_thres(f.pool, 0) == 0.3);
+    /* The pending difference is normalised by all 16 queue entries (§VI-B).
+     * t100: A3, A5 queued at W0, A4 at W1, B's 8 slots full: W0 steals B3,
+     * (8 - 3) / 16 > 0.3; W1 then sees (7 - 3) / 16 = 0.25 and serves A4.
+     * t200: W0 (is_stolen) serves A3; W1 steals with A5 still queued.
+     * t300: W0 steals again; W1 (is_stolen) serves A5 from W0's queue. */
     expect e[] = {
-        {B1 + 2, 100, 0, true}, {B1 + 3, 100, 1, true}, /* A3, A5 queued at W0; A4 at W1 */
-        {3, 200, 0, false},     {4, 200, 1, false},     /* is_stolen: serve the owner */
-        {B1 + 8, 300, 0, true}, {B1 + 9, 300, 1, true}, /* A5 still queued at W0 */
-        {5, 400, 0, false},
+        {B1 + 2, 100, 0, true}, {4, 100, 1, false},     {3, 200, 0, false},
+        {B1 + 6, 200, 1, true}, {B1 + 10, 300, 0, true}, {5, 300, 1, false},
     };
-    check_walks(e, 7);
-    /* A3 and A4 waited behind one steal each, A5 behind two. */
-    ck_assert_uint_eq(tenant_stats(0).interleave, 4);
+    check_walks(e, 6);
+    /* A3 waited behind one steal, A5 behind two (W0's at t100 and t300). */
+    ck_assert_uint_eq(tenant_stats(0).interleave, 3);
     ck_assert_uint_eq(tenant_stats(0).interleave_max, 2);
 }
 END_TEST

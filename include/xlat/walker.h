@@ -112,9 +112,13 @@ XLAT_API double xlat_dwspp_threshold(const xlat_dwspp_config *cfg, uint64_t more
  * @param own_queue_len walks waiting in the walker's own queue.
  * @param queue_cap capacity of one walker's queue.
  * @param own_queued walks of the owner queued anywhere.
- * @param own_capacity queue slots of the owner (queue_cap x its walkers).
+ * @param own_capacity the normaliser of `own_queued`: the pool passes all
+ *        the entries of the page walk queue (queue_cap x walkers), as §VI-B
+ *        divides the difference of the tenants' pending walks by "the number
+ *        of entries in the page walk queues"; a tenant's own slots give
+ *        per-tenant occupancies instead.
  * @param other_queued walks of the other tenant queued anywhere.
- * @param other_capacity queue slots of the other tenant.
+ * @param other_capacity the normaliser of `other_queued` (as `own_capacity`).
  * @return true to steal from the other tenant, false to serve the owner.
  */
 XLAT_API bool xlat_dwspp_should_steal(const xlat_dwspp_config *cfg, double diff_thres,

@@ -114,16 +114,21 @@ static int dwspp_arrive(void *state, struct walk_req *r, bool may_start, int32_t
 }
 
 /* The DWS++ test of walker w against tenant v, the one with the most
- * queued walks: occupancies are per tenant (queued / its queue slots). */
+ * queued walks. The difference of the tenants' pending walks is normalised
+ * by all the entries of the page walk queue (§VI-B: "computing the
+ * difference between the per-tenant PEND_WALKS counters ... and dividing it
+ * by the number of entries in the page walk queues"; "normalizes that by
+ * the number of entries in the page walk queue"), not by each tenant's
+ * share, which would make the test N times easier to pass with N tenants. */
 static bool steal_early(const struct dwspp_state *s, uint32_t w, uint32_t v)
 {
     const struct walk_sched_env *e = &s->pw.env;
     uint32_t own = s->pw.owner[w];
-    uint64_t cap = e->queue_cap;
+    uint64_t cap = e->queue_cap, entries = cap * e->walkers;
     return xlat_dwspp_should_steal(&s->c, s->diff_thres[own], s->is_stolen[w],
                                    e->svc->len(e->pool, w), (uint32_t)cap,
-                                   e->svc->tenant_queued(e->pool, own), cap * s->pw.owned[own],
-                                   e->svc->tenant_queued(e->pool, v), cap * s->pw.owned[v]);
+                                   e->svc->tenant_queued(e->pool, own), entries,
+                                   e->svc->tenant_queued(e->pool, v), entries);
 }
 
 static struct walk_req *choose(struct dwspp_state *s, uint32_t w, int32_t *thief)
