@@ -57,8 +57,15 @@ extern "C" {
  * ongoing walk could serve is not started.
  *
  * **Callbacks** run inside xlat_tick()/xlat_advance() or inside
- * xlat_walker_mem_done() / xlat_walker_fault_resume(); they may call
- * xlat_walker_translate() and the functional page-table calls.
+ * xlat_walker_mem_done() / xlat_walker_fault_resume(), never inside the
+ * xlat_walker_translate() that handed the pool the request; they may call
+ * xlat_walker_translate() and the functional page-table calls. The host may
+ * call xlat_walker_mem_done() from inside `mem_read` and
+ * xlat_walker_fault_resume() from inside the fault callback: such calls
+ * are accepted at once and take effect in the same cycle (doc/walks.md,
+ * "Completion rule").
+ *
+ * Reads that complete in the same cycle are processed in walker-id order.
  * @{
  */
 
