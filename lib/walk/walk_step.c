@@ -151,6 +151,7 @@ static void drain_event(void *arg)
         p->late = r->qnext;
         xlat__walk_answer(p, r, 0, 0, r->status);
     }
+    xlat__walk_kick(p); /* a parked request resumed during a kick may start */
 }
 
 static void schedule_drain(struct xlat_walker *p)
@@ -202,9 +203,9 @@ static void issue_read(struct walk_unit *u)
     /* Waiting before calling out: a zero-latency host answers inside the
      * call, and xlat_walker_mem_done() must find the read outstanding. */
     u->waiting = 1;
-    u->calling = 1;
+    p->reading++;
     int rc = p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, unit_token(u));
-    u->calling = 0;
+    p->reading--;
     if (!u->waiting || rc == XLAT_OK)
         return; /* answered inside the call (its completion is scheduled), or accepted */
     u->waiting = 0;
@@ -293,12 +294,13 @@ void xlat__walk_kick(struct xlat_walker *p)
     p->kicking = false;
 }
 
-/* Inside a call into the pool that must not answer synchronously: the
- * unit's own call-out to the host's memory (an answer there would recurse
- * through the next level's read) or xlat_walker_translate(). */
+/* Inside a call into the pool that must not take effect synchronously: a
+ * call-out to the host's memory (an answer there would recurse through the
+ * next level's read, or through other walkers' reads) or
+ * xlat_walker_translate() (nothing is answered inside it). */
 static bool must_defer(const struct walk_unit *u)
 {
-    return u->calling || u->pool->translating;
+    return u->pool->reading || u->pool->translating;
 }
 
 int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
@@ -359,7 +361,10 @@ static void unpark(struct xlat_walker *p, struct walk_req *r, int status)
 {
     r->parked = false;
     if (status == XLAT_OK) {
-        xlat__walk_kick(p);
+        if (p->kicking)
+            schedule_drain(p); /* the kick under way may have passed the idle walkers */
+        else
+            xlat__walk_kick(p);
         return;
     }
     xlat__queue_remove(p, r);

@@ -49,7 +49,6 @@ struct walk_unit {
     uint64_t entry_paddr;   /* entry being read */
     uint32_t gen;           /* token generation: stale mem_done/resume calls are refused */
     uint8_t waiting;        /* a read is outstanding at the host's memory */
-    uint8_t calling;        /* inside its own call to the host's mem_read */
     uint8_t faulted;        /* waiting for xlat_walker_fault_resume() */
     uint8_t stolen;         /* serving another tenant's walk */
     int resume_status;      /* a resumption deferred out of xlat_walker_translate() */
@@ -87,6 +86,7 @@ struct xlat_walker {
     uint64_t fault_serial;          /* tokens of parked neighbour faults */
     bool kicking;                   /* guards re-entrant dispatch */
     uint32_t translating;           /* depth of xlat_walker_translate() calls under way */
+    uint32_t reading;               /* depth of calls to the host's mem_read under way */
     uint32_t *due;                  /* walkers whose read completed this cycle, ascending */
     uint32_t ndue;
     struct walk_req *late, **late_tail; /* failures to answer from the drain event */
