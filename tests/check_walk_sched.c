@@ -356,21 +356,52 @@ START_TEST(d5_rows_9_10)
     arrival a[] = {{0, B1, 1},      {0, B1 + 1, 1},  {0, B1 + 2, 1},  {0, B1 + 3, 1},
                    {50, B1 + 4, 1}, {50, B1 + 5, 1}, {50, B1 + 6, 1}};
     play(a, 7, 100);
-    /* t100, completions in start order W2, W3, W0, W1: W2 and W3 serve
-     * B5, B6; W0 (row 9) steals B7; W1 (row 10) finds nothing and idles. */
-    expect e[] = {{B1 + 2, 0, 0, true}, {B1 + 3, 0, 1, true}, {B1 + 4, 100, 2, false},
-                  {B1 + 5, 100, 3, false}};
-    for (int i = 0; i < 4; i++) {
+    /* t100, the four completions processed in walker-id order (§A.6), not
+     * in start order (W2, W3, W0, W1): W0 (row 9, is_stolen set) steals the
+     * head of B's fullest queue, B5; W1 (row 9 again) steals B7 (q2 and q3
+     * tie at one walk: q2); W2 serves B6 from its sibling queue q3; W3
+     * (row 10: nothing queued anywhere) idles. In start order W2 and W3
+     * served B5 and B6, W0 stole B7 and W1 idled. */
+    expect e[] = {{B1 + 2, 0, 0, true},    {B1 + 3, 0, 1, true},    {B1 + 4, 100, 0, true},
+                  {B1 + 5, 100, 2, false}, {B1 + 6, 100, 1, true}};
+    for (int i = 0; i < 5; i++) {
         const xlat_walk_event *ev = started(e[i].id);
-        ck_assert(ev && ev->cycle == e[i].start && ev->walker == e[i].walker &&
-                  ev->stolen == e[i].stolen);
+        ck_assert_msg(ev && ev->cycle == e[i].start && ev->walker == e[i].walker &&
+                          ev->stolen == e[i].stolen,
+                      "walk %llu", (unsigned long long)e[i].id);
     }
-    const xlat_walk_event *ev = started(B1 + 6);
-    ck_assert(ev && ev->cycle == 100 && ev->walker == 0 && ev->stolen);
     xlat_walk_info info;
-    ck_assert_int_eq(xlat_walker_service_info(f.pool, 1, &info), XLAT_ERR_NOT_FOUND);
+    ck_assert_int_eq(xlat_walker_service_info(f.pool, 3, &info), XLAT_ERR_NOT_FOUND);
     ck_assert_uint_eq(xlat_walker_buffered(f.pool), 0);
     ck_assert_uint_eq(xlat_walker_busy(f.pool), 3);
+}
+END_TEST
+
+/* Completions of one cycle are processed in walker-id order (seed-004
+ * note §A.6), whatever order their walks started in. DWS, A owns W0-W1,
+ * B owns W2-W3, no idle steal. t0: B1 -> W2, B2 -> W3, A1 -> W0, A2 -> W1
+ * (start order W2, W3, W0, W1); A3 -> q0, B3 -> q2, B4 -> q3. All four
+ * finish at t100. In walker-id order W0 serves A3; W1 (A has nothing left)
+ * steals B3, the head of B's fullest queue (q2 and q3 tie: q2); W2 serves
+ * B4 from q3; W3 idles. In start order W2 and W3 would serve B3 and B4
+ * first and nothing would be stolen. */
+START_TEST(same_cycle_completions_in_walker_order)
+{
+    xlat_walker_config c;
+    table();
+    config(&c, XLAT_SCHED_DWS, 4, 16, 2);
+    c.idle_steal = false;
+    wf_pool(&f, &c);
+    arrival a[] = {{0, B1, 1},     {0, B1 + 1, 1}, {0, 1, 0},
+                   {0, 2, 0},      {0, 3, 0},      {0, B1 + 2, 1}, {0, B1 + 3, 1}};
+    play(a, 7, 300);
+    ck_assert_int_eq(f.ndone, 7);
+    expect e[] = {{B1, 0, 2, false},      {B1 + 1, 0, 3, false}, {1, 0, 0, false},
+                  {2, 0, 1, false},       {3, 100, 0, false},    {B1 + 2, 100, 1, true},
+                  {B1 + 3, 100, 2, false}};
+    check_walks(e, 7);
+    ck_assert_uint_eq(tenant_stats(0).steals, 1);
+    ck_assert_uint_eq(tenant_stats(1).stolen, 1);
 }
 END_TEST
 
@@ -402,15 +433,18 @@ START_TEST(dwspp_steals_with_owner_pending)
     wf_pool(&f, &c);
     play(a, backlog(a), 600);
     ck_assert(xlat_walker_diff_thres(f.pool, 0) == 0.3);
+    /* The pending difference is normalised by all 16 queue entries (§VI-B).
+     * t100: A3, A5 queued at W0, A4 at W1, B's 8 slots full: W0 steals B3,
+     * (8 - 3) / 16 > 0.3; W1 then sees (7 - 3) / 16 = 0.25 and serves A4.
+     * t200: W0 (is_stolen) serves A3; W1 steals with A5 still queued.
+     * t300: W0 steals again; W1 (is_stolen) serves A5 from W0's queue. */
     expect e[] = {
-        {B1 + 2, 100, 0, true}, {B1 + 3, 100, 1, true}, /* A3, A5 queued at W0; A4 at W1 */
-        {3, 200, 0, false},     {4, 200, 1, false},     /* is_stolen: serve the owner */
-        {B1 + 8, 300, 0, true}, {B1 + 9, 300, 1, true}, /* A5 still queued at W0 */
-        {5, 400, 0, false},
+        {B1 + 2, 100, 0, true}, {4, 100, 1, false},     {3, 200, 0, false},
+        {B1 + 6, 200, 1, true}, {B1 + 10, 300, 0, true}, {5, 300, 1, false},
     };
-    check_walks(e, 7);
-    /* A3 and A4 waited behind one steal each, A5 behind two. */
-    ck_assert_uint_eq(tenant_stats(0).interleave, 4);
+    check_walks(e, 6);
+    /* A3 waited behind one steal, A5 behind two (W0's at t100 and t300). */
+    ck_assert_uint_eq(tenant_stats(0).interleave, 3);
     ck_assert_uint_eq(tenant_stats(0).interleave_max, 2);
 }
 END_TEST
@@ -620,6 +654,7 @@ Suite *walk_sched_suite(void)
     tcase_add_loop_test(tc, d3_dws_and_dwspp, 0, 2);
     tcase_add_test(tc, d3_partition);
     tcase_add_test(tc, interleaved_assignment);
+    tcase_add_test(tc, same_cycle_completions_in_walker_order);
     tc = test_case(s, "dws");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, d2_least_loaded);

@@ -23,6 +23,8 @@ static void fig8_table(void)
     ck_assert_uint_eq(root, 0x100);
 }
 
+static bool fig8_fill = true; /* coalesce_fill_pwc */
+
 static void fig8_pool(bool coalesce, uint32_t pwc_entries)
 {
     fig8_table();
@@ -33,6 +35,7 @@ static void fig8_pool(bool coalesce, uint32_t pwc_entries)
     c.walkers = 2;
     c.mem_latency = 1; /* the unit latency M of the walk-through */
     c.coalesce = coalesce;
+    c.coalesce_fill_pwc = fig8_fill;
     wf_pool(&f, &c);
     ck_assert_int_eq(wf_send(&f, 0, va0), XLAT_OK);
     ck_assert_int_eq(wf_send(&f, 1, va1), XLAT_OK);
@@ -161,6 +164,42 @@ START_TEST(fig8_coalescing_with_cold_pwc)
 }
 END_TEST
 
+/* Upper-level entries obtained through coalescing fill the PWC (seed-002
+ * note §A.3) when coalesce_fill_pwc is set. In Figure 8 Req2's L2 entry
+ * (to L1 node 0x500) comes only from PTW0's L2 line: Req2 then starts at
+ * L1 from its PA and never reads it. With the knob, it is the fourth fill
+ * (after PTW0's L4, L3, L2 entries), and a later request in node 0x500,
+ * sent at t30, hits it at level 2: one read, done at t31. Without, the
+ * deepest hit is the L3 entry: two reads, done at t32. The Figure 8 outcome (5 reads, all
+ * at t4) is the same either way. */
+START_TEST(fig8_coalescing_fills_pwc)
+{
+    bool fill = _i;
+    uint64_t t0, t1, t2;
+    fig8_fill = fill;
+    ck_assert_uint_eq(fig8_reads(true, 16, &t0, &t1, &t2), 5);
+    fig8_fill = true;
+    ck_assert_uint_eq(t0, 4);
+    ck_assert_uint_eq(t1, 4);
+    ck_assert_uint_eq(t2, 4);
+    xlat_pwc_stats ps;
+    xlat_pwc_stats_get(f.pwc, &ps);
+    ck_assert_uint_eq(ps.fills, fill ? 4 : 3);
+    const uint64_t va3 = va2 + 0x8000; /* node 0x500, another leaf line */
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, va3, 0x0C4, 12, XLAT_PERM_R), XLAT_OK);
+    wf_run_until(&f, 30);
+    ck_assert_int_eq(wf_send(&f, 3, va3), XLAT_OK);
+    wf_run_until(&f, 40);
+    ck_assert_uint_eq(wf_done(&f, 3)->pfn, 0x0C4);
+    ck_assert_uint_eq(wf_done(&f, 3)->completed, fill ? 31 : 32);
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.reads, fill ? 6 : 7);
+    ck_assert_uint_eq(st.pwc_hits[2], fill ? 1 : 0);
+    ck_assert_uint_eq(st.pwc_hits[3], fill ? 0 : 1);
+}
+END_TEST
+
 /* Coalescing is level-generic: a 5-level table with three requests in one
  * leaf line and one in the same level-3 line only. */
 START_TEST(five_levels)
@@ -212,6 +251,7 @@ Suite *walker_suite(void)
     tcase_add_test(tc, fig8_fcfs_without_pwc);
     tcase_add_test(tc, fig8_fcfs_with_cold_pwc);
     tcase_add_test(tc, fig8_coalescing_with_cold_pwc);
+    tcase_add_loop_test(tc, fig8_coalescing_fills_pwc, 0, 2);
     tcase_add_test(tc, five_levels);
     return s;
 }

@@ -202,6 +202,148 @@ START_TEST(permission_fault_carries_translation)
 }
 END_TEST
 
+/* Neighborhood coalescing (seed-002 note §A.5 step 5): a neighbour whose
+ * entry in the fetched line is not present faults at once from that line
+ * instead of walking again to re-read it. Without a handler it is answered
+ * XLAT_ERR_FAULT with the line's leaves: 4 reads, both answers at t40
+ * (re-reading took a second walk: 5 reads, the fault at t50). */
+START_TEST(neighbour_fault_from_the_same_line)
+{
+    pool(2, 4, true, NULL, NULL);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x200000, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 1, 0x200000), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 2, 0x201000), XLAT_OK); /* same leaf line, not mapped */
+    wf_run_until(&f, 100);
+    ck_assert_int_eq(f.ndone, 2);
+    ck_assert_uint_eq(f.done[0].id, 1);
+    ck_assert_int_eq(f.done[0].status, XLAT_OK);
+    ck_assert_uint_eq(f.done[0].completed, 40);
+    ck_assert_uint_eq(f.done[1].id, 2);
+    ck_assert_int_eq(f.done[1].status, XLAT_ERR_FAULT);
+    ck_assert_uint_eq(f.done[1].completed, 40);
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.reads, 4);
+    ck_assert_uint_eq(st.walks, 1);
+    ck_assert_uint_eq(st.faults, 1);
+    ck_assert_uint_eq(st.coalesced, 0);
+    ck_assert_uint_eq(st.partial_coalesces, 3);
+}
+END_TEST
+
+/* With a handler the neighbour's fault is raised at t40 from the same line
+ * (its entry 0x1003008 in the leaf node 0x1003); it keeps its buffer slot
+ * and no walker. Resumed with XLAT_OK after mapping, its walk starts at
+ * that entry: one read, answered at t55. Resumed with an error, it is
+ * answered with it at once. */
+START_TEST(neighbour_fault_with_handler)
+{
+    faults = 0;
+    pool(2, 4, true, on_fault, NULL);
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x200000, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 1, 0x200000), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 2, 0x201000), XLAT_OK);
+    wf_run_until(&f, 40);
+    ck_assert_int_eq(faults, 1);
+    ck_assert_uint_eq(last_fault.id, 2);
+    ck_assert_uint_eq(last_fault.level, 1);
+    ck_assert_uint_eq(last_fault.vaddr, 0x201000);
+    ck_assert_uint_eq(last_fault.entry_paddr, 0x1003008);
+    ck_assert_int_eq(f.ndone, 1);
+    ck_assert_uint_eq(xlat_walker_busy(f.pool), 0);
+    ck_assert_uint_eq(xlat_walker_buffered(f.pool), 1);
+    ck_assert_int_eq(xlat_walker_mem_done(f.pool, fault_token), XLAT_ERR_NOT_FOUND);
+    wf_run_until(&f, 45);
+    ck_assert_uint_eq(xlat_walker_busy(f.pool), 0); /* parked: no walker takes it */
+    ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, 0x201000, 0x901, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_OK), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_OK), XLAT_ERR_NOT_FOUND);
+    xlat_walk_info info;
+    ck_assert_int_eq(xlat_walker_service_info(f.pool, 0, &info), XLAT_OK);
+    ck_assert_uint_eq(info.id, 2);
+    ck_assert_uint_eq(info.level, 1);
+    ck_assert_uint_eq(info.node_pfn, 0x1003);
+    wf_run_until(&f, 100);
+    ck_assert_int_eq(f.ndone, 2);
+    ck_assert_int_eq(f.done[1].status, XLAT_OK);
+    ck_assert_uint_eq(f.done[1].pfn, 0x901);
+    ck_assert_uint_eq(f.done[1].completed, 55);
+    ck_assert_int_eq(wf_send(&f, 3, 0x200000), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 4, 0x203000), XLAT_OK);
+    wf_run_until(&f, 140);
+    ck_assert_int_eq(faults, 2);
+    ck_assert_uint_eq(last_fault.id, 4);
+    ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_ERR_PERM), XLAT_OK);
+    ck_assert_int_eq(f.ndone, 4);
+    ck_assert_int_eq(f.done[3].status, XLAT_ERR_PERM);
+    ck_assert_uint_eq(f.done[3].completed, 140);
+    ck_assert_uint_eq(xlat_walker_buffered(f.pool), 0);
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.reads, 9);
+    ck_assert_uint_eq(st.walks, 3);
+    ck_assert_uint_eq(st.faults, 2);
+}
+END_TEST
+
+/* Two pages of a 4-bit-per-level table walked through a PWC; returns the
+ * walker create status, and the two frames when it succeeds. */
+static int walk_4bit(uint32_t pwc_bits, uint64_t *pfn_a, uint64_t *pfn_b)
+{
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = f.mem;
+    tc.bits_per_level = 4;
+    xlat_pagetable *pt4;
+    ck_assert_int_eq(xlat_pagetable_create(f.ctx, &tc, &pt4), XLAT_OK);
+    /* Level-2 prefixes (vaddr >> 16) differ; under 9-bit tags (>> 21) they do not. */
+    ck_assert_int_eq(xlat_pagetable_map(pt4, 1, 0x10000, 0x900, 12, XLAT_PERM_R), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_map(pt4, 1, 0x20000, 0x901, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_pwc_config pc;
+    xlat_pwc_config_init(&pc);
+    pc.bits_per_level = pwc_bits;
+    ck_assert_int_eq(xlat_pwc_create(f.ctx, &pc, &f.pwc), XLAT_OK);
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    c.pt = pt4;
+    c.pwc = f.pwc;
+    c.walkers = 1;
+    c.mem_latency = 10;
+    int rc = xlat_walker_create(f.ctx, &c, &f.pool);
+    if (rc == XLAT_OK) {
+        ck_assert_int_eq(wf_send(&f, 1, 0x10000), XLAT_OK);
+        ck_assert_int_eq(wf_send(&f, 2, 0x20000), XLAT_OK);
+        wf_run_until(&f, 200);
+        ck_assert_int_eq(f.ndone, 2);
+        *pfn_a = f.done[0].pfn;
+        *pfn_b = f.done[1].pfn;
+        xlat_walker_destroy(f.pool);
+        f.pool = NULL;
+    }
+    xlat_pwc_destroy(f.pwc);
+    f.pwc = NULL;
+    xlat_pagetable_destroy(pt4);
+    return rc;
+}
+
+/* Regression: a walker accepted a PWC whose geometry differs from the
+ * table's and then answered with another page's frame (the second walk
+ * hit the first one's level-2 entry under 9-bit tags). */
+START_TEST(pwc_geometry_must_match_table)
+{
+    uint64_t a = 0, b = 0;
+    ck_assert_int_eq(walk_4bit(9, &a, &b), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(f.ctx),
+                     "walker walker: the page walk cache's geometry (4 levels, 9 bits per level, "
+                     "page shift 12) differs from the page table's (4, 4, 12)");
+    ck_assert_int_eq(walk_4bit(4, &a, &b), XLAT_OK);
+    ck_assert_uint_eq(a, 0x900);
+    ck_assert_uint_eq(b, 0x901);
+    uint32_t levels = 0, bits = 0, shift = 0;
+    ck_assert_int_eq(xlat_pwc_geometry(NULL, &levels, &bits, &shift), XLAT_ERR_INVAL);
+}
+END_TEST
+
 static int create_rc(xlat_walker_config *c)
 {
     xlat_walker *p = NULL;
@@ -290,7 +432,10 @@ Suite *walker_io_suite(void)
     tcase_add_test(tc, full_buffer_refuses);
     tcase_add_test(tc, large_pages_coalesce_at_level_two);
     tcase_add_test(tc, permission_fault_carries_translation);
+    tcase_add_test(tc, neighbour_fault_from_the_same_line);
+    tcase_add_test(tc, neighbour_fault_with_handler);
     tcase_add_test(tc, create_errors);
+    tcase_add_test(tc, pwc_geometry_must_match_table);
     tcase_add_test(tc, tenants_by_pasid);
     return s;
 }

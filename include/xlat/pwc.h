@@ -130,6 +130,19 @@ XLAT_API void xlat_pwc_flush(xlat_pwc *pwc);
 /** @brief The configured lookup latency in cycles (0 for NULL). */
 XLAT_API uint32_t xlat_pwc_latency(const xlat_pwc *pwc);
 
+/**
+ * @brief The geometry the cache was created with (its tags are built from
+ *        it, so it must be the walked table's).
+ * @param pwc the cache.
+ * @param levels receives the page-table levels (may be NULL).
+ * @param bits_per_level receives the index bits per level (may be NULL).
+ * @param page_shift receives the page shift in bits (may be NULL).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL `pwc`
+ */
+XLAT_API int xlat_pwc_geometry(const xlat_pwc *pwc, uint32_t *levels, uint32_t *bits_per_level,
+                               uint32_t *page_shift);
+
 /** @brief Copy the counters (zeros for NULL). */
 XLAT_API void xlat_pwc_stats_get(const xlat_pwc *pwc, xlat_pwc_stats *out);
 

@@ -57,8 +57,15 @@ extern "C" {
  * ongoing walk could serve is not started.
  *
  * **Callbacks** run inside xlat_tick()/xlat_advance() or inside
- * xlat_walker_mem_done() / xlat_walker_fault_resume(); they may call
- * xlat_walker_translate() and the functional page-table calls.
+ * xlat_walker_mem_done() / xlat_walker_fault_resume(), never inside the
+ * xlat_walker_translate() that handed the pool the request; they may call
+ * xlat_walker_translate() and the functional page-table calls. The host may
+ * call xlat_walker_mem_done() from inside `mem_read` and
+ * xlat_walker_fault_resume() from inside the fault callback: such calls
+ * are accepted at once and take effect in the same cycle (doc/walks.md,
+ * "Completion rule").
+ *
+ * Reads that complete in the same cycle are processed in walker-id order.
  * @{
  */
 
@@ -112,9 +119,13 @@ XLAT_API double xlat_dwspp_threshold(const xlat_dwspp_config *cfg, uint64_t more
  * @param own_queue_len walks waiting in the walker's own queue.
  * @param queue_cap capacity of one walker's queue.
  * @param own_queued walks of the owner queued anywhere.
- * @param own_capacity queue slots of the owner (queue_cap x its walkers).
+ * @param own_capacity the normaliser of `own_queued`: the pool passes all
+ *        the entries of the page walk queue (queue_cap x walkers), as §VI-B
+ *        divides the difference of the tenants' pending walks by "the number
+ *        of entries in the page walk queues"; a tenant's own slots give
+ *        per-tenant occupancies instead.
  * @param other_queued walks of the other tenant queued anywhere.
- * @param other_capacity queue slots of the other tenant.
+ * @param other_capacity the normaliser of `other_queued` (as `own_capacity`).
  * @return true to steal from the other tenant, false to serve the owner.
  */
 XLAT_API bool xlat_dwspp_should_steal(const xlat_dwspp_config *cfg, double diff_thres,
@@ -157,6 +168,13 @@ typedef struct xlat_walk_fault {
  *        xlat_walker_fault_resume() (at once or later): with ::XLAT_OK after
  *        mapping the page, the walk re-reads the entry and goes on; with an
  *        error status, the request is answered with it.
+ *
+ * With coalescing, a fault may also belong to a buffered request whose
+ * entry another walker's line showed not present: it holds no walker and
+ * waits in its buffer slot until resumed (see doc/walks.md). An address
+ * space with no page table faults at level `levels` with `entry_paddr` 0;
+ * resuming it with ::XLAT_OK when there is still no table answers
+ * ::XLAT_ERR_FAULT.
  */
 typedef void (*xlat_walk_fault_fn)(void *user, xlat_walker *pool, const xlat_walk_fault *fault);
 
@@ -237,6 +255,12 @@ typedef struct xlat_walker_config {
     void              *defer_user;    /**< first argument of `defer_fn` */
     xlat_walk_trace_fn trace_fn;      /**< event trace (NULL: none) */
     void              *trace_user;    /**< first argument of `trace_fn` */
+    /** With `coalesce` and a `pwc`: the upper-level entries a buffered request
+     *  obtains from another walker's line fill the page walk cache too, as
+     *  the walker's own do (default true, the seed-002 note's reading of
+     *  "Neighborhood-aware address translation" §IV; false: only entries a
+     *  walker reads for its own walk fill it). */
+    bool               coalesce_fill_pwc;
 } xlat_walker_config;
 
 /** @brief Buckets of the latency histograms: bucket b counts latencies in [2^(b-1), 2^b) (b = 0: zero). */

@@ -1,7 +1,6 @@
 /*
- * Page tables, private. The first part is for other units of the library
- * (the walkers read entries through it); the rest is the layout shared by
- * the files of lib/mem/ that implement xlat_pagetable.
+ * Page tables, private to lib/mem: the layout shared by the files that
+ * implement xlat_pagetable. Other units use the named interface pt_walk.h.
  */
 #ifndef XLAT_PAGETABLE_INTERNAL_H
 #define XLAT_PAGETABLE_INTERNAL_H
@@ -10,13 +9,9 @@
 #include "internal.h"
 #include "xlat/physmem.h"
 
-/* ---- for other units -------------------------------------------------- */
+/* ---- for other units: pt_walk.h -------------------------------------- */
 
-/* xlat_pagetable_read() without the error text: XLAT_OK, NOT_FOUND (not in
- * a node) or INVAL (misaligned). Never allocates. */
-int xlat__pt_read(const xlat_pagetable *pt, uint64_t paddr, uint64_t *value);
-/* Frame of the root of `pasid`: XLAT_OK or NOT_FOUND. */
-int xlat__pt_root(const xlat_pagetable *pt, uint32_t pasid, uint64_t *root_pfn);
+#include "pt_walk.h"
 
 /* ---- lib/mem only ----------------------------------------------------- */
 

@@ -329,6 +329,20 @@ void xlat_pwc_flush(xlat_pwc *p)
 
 uint32_t xlat_pwc_latency(const xlat_pwc *p) { return p ? p->cfg.latency : 0; }
 
+int xlat_pwc_geometry(const xlat_pwc *p, uint32_t *levels, uint32_t *bits_per_level,
+                      uint32_t *page_shift)
+{
+    if (!p)
+        return XLAT_ERR_INVAL;
+    if (levels)
+        *levels = p->cfg.levels;
+    if (bits_per_level)
+        *bits_per_level = p->cfg.bits_per_level;
+    if (page_shift)
+        *page_shift = p->cfg.page_shift;
+    return XLAT_OK;
+}
+
 void xlat_pwc_stats_get(const xlat_pwc *p, xlat_pwc_stats *out)
 {
     if (!out)

@@ -7,7 +7,7 @@
  * request that an ongoing read could serve is not started (CL).
  */
 #include "walker_internal.h"
-#include "../mem/pagetable_internal.h"
+#include "../mem/pt_walk.h"
 
 uint64_t xlat__walk_nbh(const struct xlat_walker *p, uint64_t vaddr, uint32_t level)
 {
@@ -24,7 +24,9 @@ bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r)
 {
     for (uint32_t w = 0; w < p->cfg.walkers; w++) {
         const struct walk_unit *u = &p->unit[w];
-        if (!u->r || u->faulted || u->r->req.pasid != r->req.pasid || !deeper(u->level, r))
+        /* A walk without a table (node UINT64_MAX) reads nothing it could share. */
+        if (!u->r || u->faulted || u->node_pfn == UINT64_MAX || u->r->req.pasid != r->req.pasid ||
+            !deeper(u->level, r))
             continue;
         if (xlat__walk_nbh(p, r->req.vaddr, u->level) == xlat__walk_nbh(p, u->r->req.vaddr, u->level))
             return true;
@@ -34,6 +36,8 @@ bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r)
 
 bool xlat__walk_eligible(struct xlat_walker *p, struct walk_req *r)
 {
+    if (r->parked)
+        return false; /* its fault is with the host */
     if (p->cfg.coalesce && xlat__walk_cl(p, r))
         return false;
     if (p->cfg.defer_fn) {
@@ -44,44 +48,97 @@ bool xlat__walk_eligible(struct xlat_walker *p, struct walk_req *r)
     return true;
 }
 
-/* Advances buffered request `r` with its entry `pte` in the line just read;
- * returns true when that entry is its leaf (the caller completes it). */
-static bool advance(struct xlat_walker *p, struct walk_req *r, uint32_t level, uint64_t pte,
-                    uint64_t line)
+/* What a line does for a buffered request whose entry it holds. */
+enum line_use { LINE_ADVANCED, LINE_SERVED, LINE_FAULT };
+
+/* Advances buffered request `r` with its entry `pte` in the line just read
+ * from `node` (the entry not present: LINE_FAULT; its leaf: LINE_SERVED). */
+static enum line_use advance(struct xlat_walker *p, struct walk_req *r, uint32_t level,
+                             uint64_t pte, uint64_t node, uint64_t line)
 {
-    if (!(pte & XLAT_PTE_PRESENT))
-        return false; /* its own walk will find the fault */
     xlat__walk_trace(p, XLAT_WALK_COALESCE, r, -1, level, line, XLAT_OK);
-    if (level == 1 || ((pte & XLAT_PTE_PS) && level <= 3)) {
-        r->pl = (uint8_t)level;
-        r->pa = pte;
-        return true;
+    if (!(pte & XLAT_PTE_PRESENT)) {
+        /* Resumed with XLAT_OK, its walk re-reads this entry (PL/PA). */
+        r->pl = (uint8_t)(level + 1);
+        r->pa = node;
+        return LINE_FAULT;
     }
     r->pl = (uint8_t)level;
+    if (level == 1 || ((pte & XLAT_PTE_PS) && level <= 3)) {
+        r->pa = pte;
+        return LINE_SERVED;
+    }
     r->pa = xlat_pte_pfn(pte);
     p->st.partial_coalesces++;
-    return false;
+    return LINE_ADVANCED;
 }
 
-struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w)
+/* An upper-level entry a neighbour obtained from the line fills the PWC
+ * (seed-002 note §A.3), unless it is the walker's own entry, which the
+ * walker fills itself. */
+static void fill_pwc(struct xlat_walker *p, const struct walk_unit *u, const struct walk_req *r,
+                     uint64_t entry_paddr)
+{
+    if (p->cfg.pwc && p->cfg.coalesce_fill_pwc && entry_paddr != u->entry_paddr)
+        xlat_pwc_fill(p->cfg.pwc, r->req.pasid, r->req.vaddr, r->pl, r->pa);
+}
+
+/* Takes `r` out of the buffer. */
+static void unbuffer(struct xlat_walker *p, struct walk_req *r)
+{
+    xlat__queue_remove(p, r);
+    xlat__pending_remove(p, r);
+    r->qnext = NULL;
+}
+
+/* A neighbour's entry is not present: with a fault callback it waits for
+ * the host in its buffer slot; without one it is answered XLAT_ERR_FAULT
+ * (r->pa keeps the non-present entry) with the line's leaves. */
+static bool park(struct xlat_walker *p, struct walk_req *r, uint64_t pte)
+{
+    p->st.faults++;
+    if (!p->cfg.fault_fn) {
+        r->pa = pte;
+        return false;
+    }
+    r->parked = true;
+    r->fault_token = 1ull << 63 | ++p->fault_serial;
+    return true;
+}
+
+/* Whether the line `u` just read holds `r`'s entry and `r` can use it. */
+static bool in_line(const struct xlat_walker *p, const struct walk_unit *u, uint64_t key,
+                    const struct walk_req *r)
+{
+    return !r->parked && r->req.pasid == u->r->req.pasid && deeper(u->level, r) &&
+           xlat__walk_nbh(p, r->req.vaddr, u->level) == key;
+}
+
+struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct walk_req **faults)
 {
     const struct walk_unit *u = &p->unit[w];
     uint32_t level = u->level;
     uint64_t key = xlat__walk_nbh(p, u->r->req.vaddr, level);
     uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);
-    struct walk_req *done = NULL, **tail = &done;
+    struct walk_req *done = NULL, **tail = &done, **ftail = faults;
     for (struct walk_req *r = p->pending_head, *next; r; r = next) {
         next = r->pnext;
-        if (r->req.pasid != u->r->req.pasid || !deeper(level, r) ||
-            xlat__walk_nbh(p, r->req.vaddr, level) != key)
+        if (!in_line(p, u, key, r))
             continue;
-        uint64_t pte = 0;
-        xlat__pt_read(p->pt, xlat__walk_entry_paddr(p, u->node_pfn, r->req.vaddr, level), &pte);
-        if (!advance(p, r, level, pte, line))
+        uint64_t pte = 0, entry = xlat__walk_entry_paddr(p, u->node_pfn, r->req.vaddr, level);
+        xlat__pt_read(p->pt, entry, &pte);
+        enum line_use use = advance(p, r, level, pte, u->node_pfn, line);
+        if (use == LINE_ADVANCED) {
+            fill_pwc(p, u, r, entry);
             continue;
-        xlat__queue_remove(p, r);
-        xlat__pending_remove(p, r);
-        r->qnext = NULL;
+        }
+        if (use == LINE_FAULT && park(p, r, pte)) {
+            r->fnext = NULL;
+            *ftail = r;
+            ftail = &r->fnext;
+            continue;
+        }
+        unbuffer(p, r);
         *tail = r;
         tail = &r->qnext;
     }

@@ -3,7 +3,7 @@
  * Stealing" §V, Tables IV and VII): the ratio ladder that sets DIFF_THRES at
  * the end of an epoch, and the steal test at a walk's completion.
  */
-#include "walker_internal.h"
+#include "internal.h"
 
 void xlat_dwspp_preset(xlat_dwspp_config *c, xlat_dwspp_variant v)
 {

@@ -1,40 +1,56 @@
 /* FCFS: one shared queue in arrival order; an arrival starts at once on the
  * lowest free walker. The baseline of all five papers. */
-#include "walker_internal.h"
+#include "walk_sched.h"
 
-static int fcfs_init(struct xlat_walker *p)
+static uint32_t fcfs_queues(const xlat_walker_config *cfg)
 {
-    p->queue[0].cap = p->cfg.queue_entries;
+    (void)cfg;
+    return 1;
+}
+
+static size_t fcfs_state_size(const xlat_walker_config *cfg)
+{
+    (void)cfg;
+    return sizeof(struct walk_sched_env);
+}
+
+static int fcfs_init(void *state, xlat_ctx *ctx, const xlat_walker_config *cfg)
+{
+    (void)state;
+    (void)ctx;
+    (void)cfg;
     return XLAT_OK;
 }
 
-static int fcfs_arrive(struct xlat_walker *p, struct walk_req *r, bool may_start, bool *stolen)
+static int fcfs_arrive(void *state, struct walk_req *r, bool may_start, int32_t *thief)
 {
-    int w = may_start ? xlat__idle_walker(p, -1) : -1;
-    *stolen = false;
-    if (w >= 0)
-        return w;
-    if (p->queue[0].len >= p->queue[0].cap)
+    const struct walk_sched_env *e = state;
+    *thief = -1;
+    for (uint32_t w = 0; may_start && w < e->walkers; w++)
+        if (e->svc->walker_tenant(e->pool, w) < 0)
+            return (int)w;
+    uint32_t len = e->svc->len(e->pool, 0);
+    if (len >= e->queue_cap)
         return XLAT_ERR_AGAIN;
     /* "Waits behind": the other tenants' walks queued ahead of it; the one
      * queue holds every queued walk, so that is all but the tenant's own. */
-    r->interleave = p->queue[0].len - p->tenant[r->tenant].queued;
-    xlat__queue_push(p, 0, r);
+    e->svc->set_interleave(r, len - e->svc->tenant_queued(e->pool, e->svc->req_tenant(r)));
+    e->svc->push(e->pool, 0, r);
     return -1;
 }
 
-static struct walk_req *fcfs_select(struct xlat_walker *p, uint32_t w, bool *stolen)
+static struct walk_req *fcfs_select(void *state, uint32_t w, int32_t *thief)
 {
+    const struct walk_sched_env *e = state;
     (void)w;
-    *stolen = false;
-    struct walk_req *r = xlat__queue_first_eligible(p, 0);
-    if (r)
-        xlat__queue_remove(p, r);
-    return r;
+    *thief = -1;
+    return e->svc->take(e->pool, 0);
 }
 
 const struct walk_sched_ops xlat__sched_fcfs = {
     .name = "fcfs",
+    .queues = fcfs_queues,
+    .state_size = fcfs_state_size,
     .init = fcfs_init,
     .arrive = fcfs_arrive,
     .select = fcfs_select,

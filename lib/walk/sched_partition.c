@@ -1,27 +1,36 @@
 /* Static partitioning ("Improving GPU Multi-tenancy with Page Walk
  * Stealing" §VII-D): walkers and queue slots split equally among tenants
  * like DWS, but a walker only ever serves its owner, even when idle. */
-#include "walker_internal.h"
+#include "walk_sched.h"
 
-static int partition_init(struct xlat_walker *p)
+static size_t partition_state_size(const xlat_walker_config *cfg)
 {
-    return xlat__pw_init(p);
+    return sizeof(struct pw_state) + xlat__pw_arrays_size(cfg);
 }
 
-static int partition_arrive(struct xlat_walker *p, struct walk_req *r, bool may_start,
-                            bool *stolen)
+static int partition_init(void *state, xlat_ctx *ctx, const xlat_walker_config *cfg)
 {
-    return xlat__pw_arrive(p, r, may_start, false, stolen);
+    struct pw_state *s = state;
+    (void)ctx;
+    xlat__pw_init(s, cfg, s + 1);
+    return XLAT_OK;
 }
 
-static struct walk_req *partition_select(struct xlat_walker *p, uint32_t w, bool *stolen)
+static int partition_arrive(void *state, struct walk_req *r, bool may_start, int32_t *thief)
 {
-    *stolen = false;
-    return xlat__pw_serve_owner(p, w);
+    return xlat__pw_arrive(state, r, may_start, false, thief);
+}
+
+static struct walk_req *partition_select(void *state, uint32_t w, int32_t *thief)
+{
+    *thief = -1;
+    return xlat__pw_serve_owner(state, w);
 }
 
 const struct walk_sched_ops xlat__sched_partition = {
     .name = "partition",
+    .queues = xlat__pw_queues,
+    .state_size = partition_state_size,
     .init = partition_init,
     .arrive = partition_arrive,
     .select = partition_select,

@@ -1,8 +1,9 @@
-/* Scheduler queues and the walker-ownership helpers shared by the
- * per-walker policies. */
+/* The pool's queues of buffered requests, and the services table through
+ * which schedulers use them (walk_sched.h). Nothing here knows which
+ * scheduler runs or what it keeps. */
 #include "walker_internal.h"
 
-void xlat__queue_push(struct xlat_walker *p, uint32_t qi, struct walk_req *r)
+static void queue_push(struct xlat_walker *p, uint32_t qi, struct walk_req *r)
 {
     struct walk_queue *q = &p->queue[qi];
     r->queue = (int32_t)qi;
@@ -36,7 +37,7 @@ void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r)
     p->tenant[r->tenant].queued--;
 }
 
-struct walk_req *xlat__queue_first_eligible(struct xlat_walker *p, uint32_t qi)
+static struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
 {
     for (struct walk_req *r = p->queue[qi].head; r; r = r->qnext)
         if (xlat__walk_eligible(p, r))
@@ -44,7 +45,22 @@ struct walk_req *xlat__queue_first_eligible(struct xlat_walker *p, uint32_t qi)
     return NULL;
 }
 
-uint32_t xlat__queue_foreign(const struct xlat_walker *p, uint32_t qi, uint32_t tenant)
+static struct walk_req *queue_take(struct xlat_walker *p, uint32_t qi)
+{
+    struct walk_req *r = first_eligible(p, qi);
+    if (r)
+        xlat__queue_remove(p, r);
+    return r;
+}
+
+static bool queue_has_eligible(struct xlat_walker *p, uint32_t qi)
+{
+    return first_eligible(p, qi) != NULL;
+}
+
+static uint32_t queue_len(const struct xlat_walker *p, uint32_t qi) { return p->queue[qi].len; }
+
+static uint32_t queue_foreign(const struct xlat_walker *p, uint32_t qi, uint32_t tenant)
 {
     uint32_t n = 0;
     for (const struct walk_req *r = p->queue[qi].head; r; r = r->qnext)
@@ -52,51 +68,43 @@ uint32_t xlat__queue_foreign(const struct xlat_walker *p, uint32_t qi, uint32_t 
     return n;
 }
 
-void xlat__assign_walkers(struct xlat_walker *p)
+static void charge_interleave(struct xlat_walker *p, uint32_t qi, uint32_t tenant)
 {
-    uint32_t n = p->cfg.walkers, t = p->cfg.tenants;
-    for (uint32_t w = 0; w < n; w++) {
-        uint32_t owner = p->cfg.assign == XLAT_ASSIGN_INTERLEAVED ? w % t : w / (n / t);
-        p->unit[w].owner = owner;
-        p->tenant[owner].walkers++;
+    for (struct walk_req *r = p->queue[qi].head; r; r = r->qnext) {
+        xlat_walker_tenant_stats *st = &p->tenant[r->tenant].st;
+        if (r->tenant == tenant)
+            continue;
+        r->interleave++;
+        st->interleave++;
+        if (r->interleave > st->interleave_max)
+            st->interleave_max = r->interleave;
     }
 }
 
-int xlat__least_loaded(const struct xlat_walker *p, uint32_t tenant)
+static int64_t walker_tenant(const struct xlat_walker *p, uint32_t w)
 {
-    int best = -1;
-    uint32_t best_free = 0, cap = xlat__walk_queue_cap(p);
-    for (uint32_t w = 0; w < p->cfg.walkers; w++) {
-        if (p->unit[w].owner != tenant)
-            continue;
-        uint32_t free_slots = cap - p->queue[w].len;
-        if (free_slots > best_free) {
-            best_free = free_slots;
-            best = (int)w;
-        }
-    }
-    return best;
+    const struct walk_req *r = p->unit[w].r;
+    return r ? (int64_t)r->tenant : -1;
 }
 
-int xlat__fullest_queue(struct xlat_walker *p, uint32_t tenant)
+static uint64_t tenant_queued(const struct xlat_walker *p, uint32_t t)
 {
-    int best = -1;
-    uint32_t best_len = 0;
-    for (uint32_t w = 0; w < p->cfg.walkers; w++) {
-        if (p->unit[w].owner != tenant || p->queue[w].len <= best_len)
-            continue;
-        if (!xlat__queue_first_eligible(p, w))
-            continue;
-        best_len = p->queue[w].len;
-        best = (int)w;
-    }
-    return best;
+    return p->tenant[t].queued;
 }
 
-int xlat__idle_walker(const struct xlat_walker *p, int32_t tenant)
-{
-    for (uint32_t w = 0; w < p->cfg.walkers; w++)
-        if (!p->unit[w].r && (tenant < 0 || p->unit[w].owner == (uint32_t)tenant))
-            return (int)w;
-    return -1;
-}
+static uint32_t req_tenant(const struct walk_req *r) { return r->tenant; }
+
+static void set_interleave(struct walk_req *r, uint64_t n) { r->interleave = n; }
+
+const struct walk_services xlat__walk_services = {
+    .push = queue_push,
+    .take = queue_take,
+    .has_eligible = queue_has_eligible,
+    .len = queue_len,
+    .foreign = queue_foreign,
+    .charge_interleave = charge_interleave,
+    .walker_tenant = walker_tenant,
+    .tenant_queued = tenant_queued,
+    .req_tenant = req_tenant,
+    .set_interleave = set_interleave,
+};

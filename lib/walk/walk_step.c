@@ -4,11 +4,12 @@
  * non-present entry. Every read is a real 64-byte line of the page table.
  */
 #include "walker_internal.h"
-#include "../mem/pagetable_internal.h"
+#include "../mem/pt_walk.h"
 
 #define TOKEN_WALKER_BITS 20
 
 static void issue_read(struct walk_unit *u);
+static void fault_event(void *arg);
 
 uint64_t xlat__walk_entry_paddr(const struct xlat_walker *p, uint64_t node_pfn, uint64_t vaddr,
                                 uint32_t level)
@@ -27,7 +28,7 @@ static uint64_t unit_token(const struct walk_unit *u)
 static struct walk_unit *token_unit(struct xlat_walker *p, uint64_t token)
 {
     uint64_t w = token & ((1u << TOKEN_WALKER_BITS) - 1);
-    if (w >= p->cfg.walkers || p->unit[w].gen != (uint32_t)(token >> TOKEN_WALKER_BITS))
+    if (token >> 63 || w >= p->cfg.walkers || p->unit[w].gen != (uint32_t)(token >> TOKEN_WALKER_BITS))
         return NULL;
     return p->unit[w].r ? &p->unit[w] : NULL;
 }
@@ -69,15 +70,36 @@ static void fault(struct walk_unit *u)
     p->cfg.fault_fn(p->cfg.fault_user, p, &f);
 }
 
-/* Answers the requests a line served through coalescing. */
+/* Answers the requests a line served through coalescing: with their leaf,
+ * or with XLAT_ERR_FAULT when their entry there is not present and no
+ * fault callback is set. */
 static void answer_chain(struct xlat_walker *p, struct walk_req *chain)
 {
     while (chain) {
         struct walk_req *next = chain->qnext;
+        bool present = chain->pa & XLAT_PTE_PRESENT;
         chain->start = p->ctx->now;
-        p->st.coalesced++;
-        xlat__walk_answer(p, chain, chain->pa, chain->pl, XLAT_OK);
+        p->st.coalesced += present;
+        xlat__walk_answer(p, chain, chain->pa, chain->pl, present ? XLAT_OK : XLAT_ERR_FAULT);
         chain = next;
+    }
+}
+
+/* Raises the faults of parked neighbours (their entry in the line just
+ * read is not present), in buffer order. */
+static void raise_parked(struct xlat_walker *p, struct walk_req *r)
+{
+    while (r) {
+        struct walk_req *next = r->fnext;
+        uint32_t level = r->pl - 1u;
+        xlat_walk_fault f = {
+            .token = r->fault_token, .id = r->req.id, .pasid = r->req.pasid,
+            .vaddr = r->req.vaddr, .access = r->req.access, .level = level,
+            .entry_paddr = xlat__walk_entry_paddr(p, r->pa, r->req.vaddr, level),
+            .gpu = r->req.gpu,
+        };
+        p->cfg.fault_fn(p->cfg.fault_user, p, &f);
+        r = next;
     }
 }
 
@@ -91,7 +113,9 @@ static void read_done(struct walk_unit *u)
     xlat__pt_read(p->pt, u->entry_paddr, &pte);
     xlat__walk_trace(p, XLAT_WALK_READ, u->r, (int32_t)unit_index(u), u->level,
                      u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1), XLAT_OK);
-    struct walk_req *served = p->cfg.coalesce ? xlat__coalesce_line(p, unit_index(u)) : NULL;
+    struct walk_req *faults = NULL;
+    struct walk_req *served =
+        p->cfg.coalesce ? xlat__coalesce_line(p, unit_index(u), &faults) : NULL;
     if (!(pte & XLAT_PTE_PRESENT)) {
         fault(u);
     } else if (u->level == 1 || ((pte & XLAT_PTE_PS) && u->level <= 3)) {
@@ -105,10 +129,65 @@ static void read_done(struct walk_unit *u)
         issue_read(u);
     }
     answer_chain(p, served);
+    raise_parked(p, faults);
     xlat__walk_kick(p);
 }
 
-static void read_done_event(void *arg) { read_done(arg); }
+/* Every read that completes in a cycle is processed after all of them
+ * have arrived, in walker-id order ("Improving GPU Multi-tenancy with Page
+ * Walk Stealing" convention, seed-004 note §A.6): the order decides which
+ * walker picks (or steals) a waiting walk first, so it must not depend on
+ * the order the walks happened to start in. */
+static void drain_event(void *arg)
+{
+    struct xlat_walker *p = arg;
+    p->drain_pending = false;
+    for (uint32_t i = 0; i < p->ndue; i++)
+        read_done(&p->unit[p->due[i]]);
+    p->ndue = 0;
+    /* Failures decided inside translate (a parked fault resumed there). */
+    while (p->late) {
+        struct walk_req *r = p->late;
+        p->late = r->qnext;
+        xlat__walk_answer(p, r, 0, 0, r->status);
+    }
+    xlat__walk_kick(p); /* a parked request resumed during a kick may start */
+}
+
+static void schedule_drain(struct xlat_walker *p)
+{
+    if (p->drain_pending)
+        return;
+    if (xlat_schedule(p->ctx, 0, drain_event, p) == XLAT_OK)
+        p->drain_pending = true;
+    else
+        drain_event(p); /* no event to spare: process now, out of order rather than lost */
+}
+
+static void read_done_event(void *arg)
+{
+    struct walk_unit *u = arg;
+    struct xlat_walker *p = u->pool;
+    uint32_t w = unit_index(u), i = p->ndue++;
+    for (; i > 0 && p->due[i - 1] > w; i--)
+        p->due[i] = p->due[i - 1];
+    p->due[i] = w;
+    schedule_drain(p);
+}
+
+int xlat__walk_owns_event(const struct xlat_walker *p, xlat_event_fn fn, void *user)
+{
+    /* Walkers' events carry their unit, the drain event the pool. */
+    const struct walk_unit *u = user;
+    return (fn == drain_event && user == p) || (u >= p->unit && u < p->unit + p->cfg.walkers);
+}
+
+static void fault_event(void *arg)
+{
+    struct walk_unit *u = arg;
+    fault(u);
+    xlat__walk_kick(u->pool); /* requests held back by its CL window may start */
+}
 
 static void issue_read_event(void *arg) { issue_read(arg); }
 
@@ -121,10 +200,15 @@ static void issue_read(struct walk_unit *u)
         return;
     }
     uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);
-    if (p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, unit_token(u)) == XLAT_OK) {
-        u->waiting = 1;
-        return;
-    }
+    /* Waiting before calling out: a zero-latency host answers inside the
+     * call, and xlat_walker_mem_done() must find the read outstanding. */
+    u->waiting = 1;
+    p->reading++;
+    int rc = p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, unit_token(u));
+    p->reading--;
+    if (!u->waiting || rc == XLAT_OK)
+        return; /* answered inside the call (its completion is scheduled), or accepted */
+    u->waiting = 0;
     p->st.mem_retries++; /* the host's memory is busy: try again next cycle */
     xlat_schedule(p->ctx, 1, issue_read_event, u);
 }
@@ -161,8 +245,10 @@ static void begin(struct walk_unit *u)
 {
     uint32_t delay = start_point(u);
     if (u->node_pfn == UINT64_MAX) {
+        /* No table: the fault is raised from tick, never from inside the
+         * xlat_walker_translate() that started the walk. */
         u->entry_paddr = 0;
-        fault(u);
+        xlat_schedule(u->pool->ctx, 0, fault_event, u);
     } else if (delay) {
         xlat_schedule(u->pool->ctx, delay, issue_read_event, u);
     } else {
@@ -170,12 +256,12 @@ static void begin(struct walk_unit *u)
     }
 }
 
-void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, bool stolen)
+void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int32_t thief)
 {
     struct walk_unit *u = &p->unit[w];
+    bool stolen = thief >= 0;
     u->r = r;
     u->stolen = stolen;
-    u->is_stolen = stolen; /* DWS++: set by a steal, cleared by serving the owner */
     r->start = p->ctx->now;
     r->queue = -1;
     p->busy++;
@@ -184,7 +270,7 @@ void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, boo
     if (stolen) {
         p->st.stolen++;
         p->tenant[r->tenant].st.stolen++;
-        p->tenant[u->owner].st.steals++;
+        p->tenant[thief].st.steals++;
     }
     xlat__walk_trace(p, XLAT_WALK_START, r, (int32_t)w, 0, 0, XLAT_OK);
     begin(u);
@@ -198,14 +284,23 @@ void xlat__walk_kick(struct xlat_walker *p)
     for (uint32_t w = 0; w < p->cfg.walkers && p->buffered; w++) {
         if (p->unit[w].r)
             continue;
-        bool stolen = false;
-        struct walk_req *r = p->ops->select(p, w, &stolen);
+        int32_t thief = -1;
+        struct walk_req *r = p->ops->select(p->sched, w, &thief);
         if (!r)
             continue;
         xlat__pending_remove(p, r);
-        xlat__walk_start(p, w, r, stolen);
+        xlat__walk_start(p, w, r, thief);
     }
     p->kicking = false;
+}
+
+/* Inside a call into the pool that must not take effect synchronously: a
+ * call-out to the host's memory (an answer there would recurse through the
+ * next level's read, or through other walkers' reads) or
+ * xlat_walker_translate() (nothing is answered inside it). */
+static bool must_defer(const struct walk_unit *u)
+{
+    return u->pool->reading || u->pool->translating;
 }
 
 int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
@@ -217,26 +312,99 @@ int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
         return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
                           "walker %s: no page-table read is outstanding for token 0x%llx",
                           p->name, (unsigned long long)token);
+    if (must_defer(u)) {
+        int rc = xlat_schedule(p->ctx, 0, read_done_event, u);
+        if (rc == XLAT_OK)
+            u->waiting = 0; /* answered: a second mem_done is refused */
+        return rc;
+    }
     read_done(u);
     return XLAT_OK;
+}
+
+/* A resumed walk goes on: it answers `status`, looks for its address
+ * space's root again, or re-reads the entry that was not present. */
+static void resume(struct walk_unit *u, int status)
+{
+    if (status != XLAT_OK)
+        finish(u, 0, status);
+    else if (u->node_pfn != UINT64_MAX)
+        issue_read(u);
+    else if (xlat__pt_root(u->pool->pt, u->r->req.pasid, &u->node_pfn) == XLAT_OK)
+        begin(u);
+    else
+        finish(u, 0, XLAT_ERR_FAULT); /* still no table: faulting again could loop forever */
+}
+
+static void resume_event(void *arg)
+{
+    struct walk_unit *u = arg;
+    resume(u, u->resume_status);
+    xlat__walk_kick(u->pool);
+}
+
+/* The parked request whose fault has `token`, or NULL. */
+static struct walk_req *parked_req(struct xlat_walker *p, uint64_t token)
+{
+    if (!(token >> 63))
+        return NULL;
+    for (struct walk_req *r = p->pending_head; r; r = r->pnext)
+        if (r->parked && r->fault_token == token)
+            return r;
+    return NULL;
+}
+
+/* A parked neighbour's fault is resolved: an error answers it (from a
+ * zero-delay event inside translate); XLAT_OK makes it eligible again, its
+ * walk starting at the entry that was not present. */
+static void unpark(struct xlat_walker *p, struct walk_req *r, int status)
+{
+    r->parked = false;
+    if (status == XLAT_OK) {
+        if (p->kicking)
+            schedule_drain(p); /* the kick under way may have passed the idle walkers */
+        else
+            xlat__walk_kick(p);
+        return;
+    }
+    xlat__queue_remove(p, r);
+    xlat__pending_remove(p, r);
+    r->start = p->ctx->now;
+    r->pa = 0;
+    r->qnext = NULL;
+    if (!p->translating) {
+        xlat__walk_answer(p, r, 0, 0, status);
+        return;
+    }
+    r->status = status;
+    *(p->late ? p->late_tail : &p->late) = r;
+    p->late_tail = &r->qnext;
+    schedule_drain(p);
 }
 
 int xlat_walker_fault_resume(xlat_walker *p, uint64_t token, int status)
 {
     if (!p)
         return XLAT_ERR_INVAL;
+    struct walk_req *parked = parked_req(p, token);
+    if (parked) {
+        unpark(p, parked, status);
+        return XLAT_OK;
+    }
     struct walk_unit *u = token_unit(p, token);
     if (!u || !u->faulted)
         return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
                           "walker %s: no faulted walk has token 0x%llx", p->name,
                           (unsigned long long)token);
+    if (must_defer(u)) {
+        u->resume_status = status;
+        int rc = xlat_schedule(p->ctx, 0, resume_event, u);
+        if (rc == XLAT_OK)
+            u->faulted = 0;
+        return rc;
+    }
     u->faulted = 0;
-    if (status != XLAT_OK)
-        finish(u, 0, status);
-    else if (u->node_pfn == UINT64_MAX)
-        begin(u); /* the address space had no table: look for its root again */
-    else
-        issue_read(u);
+    resume(u, status);
     xlat__walk_kick(p);
     return XLAT_OK;
 }

@@ -17,6 +17,7 @@ void xlat_walker_config_init(xlat_walker_config *cfg)
     cfg->tenants = 1;
     cfg->assign = XLAT_ASSIGN_CONTIGUOUS;
     cfg->idle_steal = true;
+    cfg->coalesce_fill_pwc = true;
     xlat_dwspp_preset(&cfg->dwspp, XLAT_DWSPP_DEFAULT);
 }
 
@@ -52,6 +53,24 @@ static int check_counts(xlat_ctx *ctx, const xlat_walker_config *c)
     return XLAT_OK;
 }
 
+/* A PWC is tagged by the prefixes of its own geometry: under another one
+ * it would answer with nodes of other addresses. */
+static int check_pwc(xlat_ctx *ctx, const xlat_walker_config *c, const char *n)
+{
+    uint32_t levels, bits, shift;
+    if (!c->pwc || xlat_pwc_geometry(c->pwc, &levels, &bits, &shift) != XLAT_OK)
+        return XLAT_OK;
+    uint32_t pt_levels = xlat_pagetable_levels(c->pt);
+    uint32_t pt_shift = xlat_pagetable_level_shift(c->pt, 1);
+    uint32_t pt_bits = xlat_pagetable_level_shift(c->pt, 2) - pt_shift;
+    if (levels == pt_levels && bits == pt_bits && shift == pt_shift)
+        return XLAT_OK;
+    return xlat__fail(ctx, XLAT_ERR_INVAL,
+                      "walker %s: the page walk cache's geometry (%u levels, %u bits per level, "
+                      "page shift %u) differs from the page table's (%u, %u, %u)",
+                      n, levels, bits, shift, pt_levels, pt_bits, pt_shift);
+}
+
 static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
 {
     const char *n = c->name ? c->name : "walker";
@@ -64,14 +83,19 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "walker %s: line_bytes %u is not a power of two in 8..4096", n,
                           c->line_bytes);
-    return check_counts(ctx, c);
+    int rc = check_pwc(ctx, c, n);
+    return rc == XLAT_OK ? check_counts(ctx, c) : rc;
 }
 
 static void pool_free(struct xlat_walker *p)
 {
+    if (p->sched_ready && p->ops->fini)
+        p->ops->fini(p->sched);
+    xlat__free(p->ctx, p->sched, p->sched_size);
     xlat__pool_release(&p->reqs);
     xlat__waitq_release(&p->waitq);
     xlat__free(p->ctx, p->unit, p->cfg.walkers * sizeof(*p->unit));
+    xlat__free(p->ctx, p->due, p->cfg.walkers * sizeof(*p->due));
     xlat__free(p->ctx, p->queue, p->nqueues * sizeof(*p->queue));
     xlat__strfree(p->ctx, p->name);
     xlat__free(p->ctx, p, sizeof(*p));
@@ -86,21 +110,43 @@ static int pool_init(struct xlat_walker *p)
     uint32_t per_line = p->line_shift - 3 < p->bits ? p->line_shift - 3 : p->bits;
     for (uint32_t level = 1; level <= p->levels; level++)
         p->nbh_shift[level] = xlat_pagetable_level_shift(p->pt, level) + per_line;
-    p->nqueues = p->cfg.sched == XLAT_SCHED_FCFS ? 1 : p->cfg.walkers;
+    p->nqueues = p->ops->queues(&p->cfg);
     p->unit = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->unit));
     p->queue = xlat__calloc(p->ctx, p->nqueues, sizeof(*p->queue));
+    p->due = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->due));
     p->name = xlat__strdup(p->ctx, p->cfg.name ? p->cfg.name : "walker");
-    if (!p->unit || !p->queue || !p->name)
+    if (!p->unit || !p->queue || !p->due || !p->name)
         return XLAT_ERR_NOMEM;
     p->cfg.name = p->name;
     for (uint32_t w = 0; w < p->cfg.walkers; w++)
         p->unit[w].pool = p;
-    for (uint32_t t = 0; t < WALK_MAX_TENANTS; t++)
-        p->tenant[t].diff_thres = 1.0; /* DWS++: no extra stealing before the first epoch */
+    for (uint32_t q = 0; q < p->nqueues; q++)
+        p->queue[q].cap = p->cfg.queue_entries / p->nqueues;
     size_t records = (size_t)p->cfg.queue_entries + p->cfg.walkers + 16;
     if (xlat__waitq_init(&p->waitq, p->ctx) != XLAT_OK)
         return XLAT_ERR_NOMEM;
     return xlat__pool_init(&p->reqs, p->ctx, sizeof(struct walk_req), records);
+}
+
+/* The scheduler's state: state_size bytes, zeroed, its env filled. */
+static int sched_alloc(struct xlat_walker *p)
+{
+    p->sched_size = p->ops->state_size(&p->cfg);
+    p->sched = xlat__calloc(p->ctx, 1, p->sched_size);
+    if (!p->sched)
+        return XLAT_ERR_NOMEM;
+    struct walk_sched_env *e = p->sched;
+    e->pool = p;
+    e->svc = &xlat__walk_services;
+    e->walkers = p->cfg.walkers;
+    e->tenants = p->cfg.tenants;
+    e->queue_cap = p->cfg.queue_entries / p->nqueues;
+    return XLAT_OK;
+}
+
+void *xlat__walk_sched_state(const struct xlat_walker *p, const struct walk_sched_ops *ops)
+{
+    return p && p->ops == ops ? p->sched : NULL;
 }
 
 int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker **out)
@@ -122,26 +168,22 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
     p->cfg = c;
     p->pt = c.pt;
     p->ops = sched_ops(c.sched);
-    if (pool_init(p) != XLAT_OK) {
+    if (pool_init(p) != XLAT_OK || sched_alloc(p) != XLAT_OK) {
         pool_free(p);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_walker_create: out of memory");
     }
-    if ((rc = p->ops->init(p)) != XLAT_OK) {
-        pool_free(p);
+    if ((rc = p->ops->init(p->sched, ctx, &p->cfg)) != XLAT_OK) {
+        pool_free(p); /* init failed: nothing for fini to release */
         return rc;
     }
+    p->sched_ready = true;
     *out = p;
     return XLAT_OK;
 }
 
 static int owned_event(void *pool, xlat_event_fn fn, void *user)
 {
-    (void)fn;
-    struct xlat_walker *p = pool;
-    const struct walk_unit *u = user;
-    /* Walkers' events carry their unit: anything pointing into this pool's
-     * unit array is ours. */
-    return u >= p->unit && u < p->unit + p->cfg.walkers;
+    return xlat__walk_owns_event(pool, fn, user);
 }
 
 void xlat_walker_destroy(xlat_walker *p)
@@ -221,16 +263,11 @@ static struct walk_req *new_request(struct xlat_walker *p, const xlat_req *req,
     return r;
 }
 
-int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done, void *user)
+/* Accepts `r` (or refuses it with XLAT_ERR_AGAIN) and starts or buffers it. */
+static int accept(struct xlat_walker *p, struct walk_req *r)
 {
-    if (!p || !req || !done)
-        return xlat__fail(p ? p->ctx : NULL, XLAT_ERR_INVAL, "xlat_walker_translate: NULL %s",
-                          !p ? "pool" : !req ? "req" : "done");
-    struct walk_req *r = new_request(p, req, done, user);
-    if (!r)
-        return xlat__fail(p->ctx, XLAT_ERR_NOMEM, "walker %s: out of memory", p->name);
-    bool stolen = false;
-    int w = p->ops->arrive(p, r, xlat__walk_eligible(p, r), &stolen);
+    int32_t thief = -1;
+    int w = p->ops->arrive(p->sched, r, xlat__walk_eligible(p, r), &thief);
     if (w == XLAT_ERR_AGAIN) {
         xlat__pool_put(&p->reqs, r);
         p->st.refusals++;
@@ -240,7 +277,7 @@ int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done
     p->tenant[r->tenant].st.requests++;
     xlat__walk_trace(p, XLAT_WALK_ARRIVE, r, w, 0, 0, XLAT_OK);
     if (w >= 0) {
-        xlat__walk_start(p, (uint32_t)w, r, stolen);
+        xlat__walk_start(p, (uint32_t)w, r, thief);
     } else {
         xlat__pending_add(p, r);
         p->tenant[r->tenant].st.interleave += r->interleave;
@@ -250,6 +287,23 @@ int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done
             xlat__walk_kick(p);
     }
     return XLAT_OK;
+}
+
+int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    if (!p || !req || !done)
+        return xlat__fail(p ? p->ctx : NULL, XLAT_ERR_INVAL, "xlat_walker_translate: NULL %s",
+                          !p ? "pool" : !req ? "req" : "done");
+    struct walk_req *r = new_request(p, req, done, user);
+    if (!r)
+        return xlat__fail(p->ctx, XLAT_ERR_NOMEM, "walker %s: out of memory", p->name);
+    /* Nothing answers while this is above us on the stack: the host's
+     * mem_done / fault_resume calls from inside our call-outs are deferred
+     * to tick (the completion rule of doc/walks.md). */
+    p->translating++;
+    int rc = accept(p, r);
+    p->translating--;
+    return rc;
 }
 
 static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
