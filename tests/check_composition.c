@@ -175,6 +175,149 @@ START_TEST(tlb_inside_and_later)
 }
 END_TEST
 
+/* ---- walker pool: the host is its memory and its fault handler ---- */
+
+static const uint32_t RWU = XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_U;
+
+static void run_walker(int later, outcome *o, uint64_t *callouts)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(ctx, &mem, &pt);
+    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40000000, 0x500, 12, RWU), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40001000, 0x501, 12, RWU), XLAT_OK);
+    host h;
+    host_init(&h, ctx, later);
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    c.pt = pt;
+    c.walkers = 2;
+    host_walker_config(&h, &c);
+    xlat_walker *w;
+    ck_assert_int_eq(xlat_walker_create(ctx, &c, &w), XLAT_OK);
+    h.walker = w;
+    xlat_target t = xlat_walker_target(w);
+    ck_assert_int_eq(host_send(&h, &t, 0, 0x40000000, 1), XLAT_OK);  /* 4 reads */
+    ck_assert_int_eq(host_send(&h, &t, 1, 0x40001010, 1), XLAT_OK);  /* 4 reads */
+    ck_assert_int_eq(host_send(&h, &t, 2, 0x40002000, 1), XLAT_OK);  /* faults, mapped */
+    ck_assert_int_eq(host_send(&h, &t, 3, 0x40000000, 7), XLAT_OK);  /* no table */
+    ck_assert_int_eq(host_answered(&h), 0);
+    host_run(&h, 4, 1000);
+    keep(&h, o);
+    *callouts = h.callouts;
+    xlat_walker_destroy(w);
+    xlat_pagetable_destroy(pt);
+    xlat_physmem_destroy(mem);
+    xlat_ctx_destroy(ctx);
+}
+
+START_TEST(walker_inside_and_later)
+{
+    outcome in, later;
+    uint64_t calls_in, calls_later;
+    run_walker(0, &in, &calls_in);
+    run_walker(1, &later, &calls_later);
+    ck_assert_uint_eq(calls_in, calls_later);
+    ck_assert_int_eq(in.status[0], XLAT_OK);
+    ck_assert_uint_eq(in.paddr[0], 0x500ull << 12);
+    ck_assert_uint_eq(in.paddr[1], (0x501ull << 12) + 0x10);
+    /* the host maps on each fault, in the order they come: request 3 (no
+     * table at all) faults before request 2 has read its leaf */
+    ck_assert_int_eq(in.status[2], XLAT_OK);
+    ck_assert_uint_eq(in.paddr[2], 0x9001ull << 12);
+    ck_assert_int_eq(in.status[3], XLAT_OK);
+    ck_assert_uint_eq(in.paddr[3], 0x9000ull << 12);
+    /* A host that answers inside costs no cycle: the walker adds none of
+     * its own. One cycle a call-out: requests 0 and 1 read 4 lines; 2 and 3
+     * wait for a walker until 4; 3 faults at once (answered at 5) and reads
+     * 4 lines; 2 reads 3, faults at 8 (answered at 9) and re-reads its leaf. */
+    static const uint64_t want_later[4] = {4, 4, 10, 9};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(in.completed[i], 0);
+        ck_assert_uint_eq(later.completed[i], want_later[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(in.status[i], later.status[i]);
+}
+END_TEST
+
+/* ---- IOMMU: the host is its walkers' memory and its page-request handler ---- */
+
+static void run_iommu(int later, xlat_incl incl, outcome *o)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(ctx, &mem, &pt);
+    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40000000, 0x500, 12, RWU), XLAT_OK);
+    host h;
+    host_init(&h, ctx, later);
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.buffer_entries = 2;
+    c.tlb_entries = 16;
+    c.tlb_ways = 4;
+    c.tlb_latency = 10;
+    c.inclusion = incl;
+    c.walk.pt = pt;
+    c.walk.walkers = 1;
+    host_memory_config(&h, &c.walk);
+    host_iommu_config(&h, &c);
+    xlat_iommu *m;
+    ck_assert_int_eq(xlat_iommu_create(ctx, &c, &m), XLAT_OK);
+    h.walker = xlat_iommu_walker(m);
+    xlat_target t = xlat_iommu_target(m);
+    ck_assert_int_eq(host_send(&h, &t, 0, 0x40000000, 1), XLAT_OK); /* walk */
+    ck_assert_int_eq(host_send(&h, &t, 1, 0x40003000, 1), XLAT_OK); /* page request */
+    ck_assert_int_eq(host_send(&h, &t, 2, 0x40000000, 1), XLAT_ERR_AGAIN); /* buffer full */
+    ck_assert_int_eq(host_answered(&h), 0);
+    host_run(&h, 2, 10000);
+    ck_assert_int_eq(host_send(&h, &t, 2, 0x40000008, 1), XLAT_OK); /* IOMMU TLB hit */
+    ck_assert_int_eq(host_send(&h, &t, 3, 0x40000000, 9), XLAT_OK); /* no table: mapped */
+    host_run(&h, 4, 10000);
+    keep(&h, o);
+    xlat_iommu_destroy(m);
+    xlat_pagetable_destroy(pt);
+    xlat_physmem_destroy(mem);
+    xlat_ctx_destroy(ctx);
+}
+
+START_TEST(iommu_inside_and_later)
+{
+    static const xlat_incl policies[] = {XLAT_INCL_MOSTLY, XLAT_INCL_LEAST};
+    for (size_t p = 0; p < 2; p++) {
+        outcome in, later;
+        run_iommu(0, policies[p], &in);
+        run_iommu(1, policies[p], &later);
+        ck_assert_int_eq(in.status[0], XLAT_OK);
+        ck_assert_uint_eq(in.paddr[0], 0x500ull << 12);
+        ck_assert_int_eq(in.status[1], XLAT_OK);
+        ck_assert_uint_eq(in.paddr[1], 0x9000ull << 12);
+        ck_assert_uint_eq(in.paddr[2], (0x500ull << 12) + 8);
+        ck_assert_int_eq(in.status[3], XLAT_OK);
+        ck_assert_uint_eq(in.paddr[3], 0x9001ull << 12);
+        for (int i = 0; i < 4; i++)
+            ck_assert_int_eq(in.status[i], later.status[i]);
+        /* Inside: a 10-cycle lookup and walks that cost nothing; requests
+         * 2 and 3 are sent at 10. Later, one cycle a call-out: request 0
+         * reads 4 lines (14); request 1 waits for the one walker, reads 4,
+         * faults at 18, is answered at 19 and re-reads its leaf (20). Under
+         * mostly-inclusive request 2 hits the IOMMU TLB (30) and request 3
+         * faults on a PASID with no table at 30 and walks (35);
+         * least-inclusive fills no IOMMU TLB on a walk, so request 2 walks
+         * (34) and request 3 waits for the walker behind it (39). */
+        static const uint64_t want[2][4] = {{10, 10, 20, 20}, {10, 10, 20, 20}};
+        static const uint64_t want_later[2][4] = {{14, 20, 30, 35}, {14, 20, 34, 39}};
+        for (int i = 0; i < 4; i++) {
+            ck_assert_uint_eq(later.completed[i], want_later[p][i]);
+            ck_assert_uint_eq(in.completed[i], want[p][i]);
+        }
+    }
+}
+END_TEST
+
 Suite *composition_suite(void)
 {
     Suite *s = suite_create("composition");
@@ -182,5 +325,7 @@ Suite *composition_suite(void)
     tcase_add_test(tc, fixed_answers_from_tick);
     tcase_add_test(tc, link_inside_and_later);
     tcase_add_test(tc, tlb_inside_and_later);
+    tcase_add_test(tc, walker_inside_and_later);
+    tcase_add_test(tc, iommu_inside_and_later);
     return s;
 }

@@ -105,10 +105,15 @@ static void walk_fault(void *user, xlat_walker *pool, const xlat_walk_fault *f)
     call_out(h, &s);
 }
 
-void host_walker_config(host *h, xlat_walker_config *cfg)
+void host_memory_config(host *h, xlat_walker_config *cfg)
 {
     cfg->mem_read = mem_read;
     cfg->mem_user = h;
+}
+
+void host_walker_config(host *h, xlat_walker_config *cfg)
+{
+    host_memory_config(h, cfg);
     cfg->fault_fn = walk_fault;
     cfg->fault_user = h;
     h->pt = cfg->pt;

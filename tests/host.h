@@ -51,6 +51,8 @@ struct host {
 void host_init(host *h, xlat_ctx *ctx, int later);
 /* The host as a next level: an identity-plus-offset map of 4 KiB pages. */
 xlat_target host_target(host *h);
+/* The host as the walker's memory (set on its config; set h->walker). */
+void host_memory_config(host *h, xlat_walker_config *cfg);
 /* The host as the walker's memory and fault handler (set on its config). */
 void host_walker_config(host *h, xlat_walker_config *cfg);
 /* The host as the IOMMU's page-request handler (set on its config). */

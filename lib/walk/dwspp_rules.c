@@ -4,6 +4,7 @@
  * the end of an epoch, and the steal test at a walk's completion.
  */
 #include "internal.h"
+#include "xlat/walker.h"
 
 void xlat_dwspp_preset(xlat_dwspp_config *c, xlat_dwspp_variant v)
 {

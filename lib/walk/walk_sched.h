@@ -11,6 +11,7 @@
 #define XLAT_WALK_SCHED_H
 
 #include "internal.h"
+#include "xlat/walker.h"
 
 struct xlat_walker;
 struct walk_req; /* opaque to schedulers */
