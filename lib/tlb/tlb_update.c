@@ -97,20 +97,18 @@ static int check_entry(const xlat_tlb *t, const xlat_tlb_entry *e)
     return XLAT_OK;
 }
 
-/* Evicts the policy's victim of a full `set` and returns its way index. */
-static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *victim)
+/* Evicts the policy's victim of a full `set` into `*gone` and returns its
+ * way index. The eviction callback is not called here: the caller first
+ * puts the new entry in the way, so that a callback that inserts into this
+ * TLB finds it consistent. */
+static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
 {
     uint32_t slot = t->repl->victim(t, xlat__tlb_set_state(t, set));
     struct tlb_way *w = &t->way[(size_t)set * t->ways + slot];
-    xlat_tlb_entry gone;
-    xlat__tlb_way_to_entry(w, &gone);
+    xlat__tlb_way_to_entry(w, gone);
     count_shift(t, w->page_shift, -1);
     memset(w, 0, sizeof(*w));
     t->stats.evictions++;
-    if (victim)
-        *victim = gone;
-    if (t->evict_fn)
-        t->evict_fn(t->evict_user, t, &gone);
     return slot;
 }
 
@@ -149,12 +147,20 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
         slot = free_way(t->way, t->ways, set);
     }
     int evicted = slot == t->ways;
+    xlat_tlb_entry gone;
     if (evicted)
-        slot = evict(t, set, victim);
+        slot = evict(t, set, &gone);
     entry_to_way(e, &t->way[(size_t)set * t->ways + slot]);
     count_shift(t, e->page_shift, +1);
     t->repl->on_fill(t, xlat__tlb_set_state(t, set), slot);
     t->stats.inserts++;
+    if (evicted) {
+        if (victim)
+            *victim = gone;
+        /* Last: the callback may insert into this TLB again. */
+        if (t->evict_fn)
+            t->evict_fn(t->evict_user, t, &gone);
+    }
     return evicted;
 }
 
