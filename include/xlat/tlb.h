@@ -72,7 +72,17 @@ typedef struct xlat_tlb_config {
     uint32_t    mshrs;       /**< distinct outstanding misses (timed use), >= 1 */
     uint32_t    ports;       /**< new lookups accepted per cycle (timed use), >= 1 */
     xlat_tlb_index index;    /**< set selection (default ::XLAT_TLB_INDEX_MODULO) */
+    /** Hits accepted and not yet answered, at most (timed use). 0 (the
+     *  default): ports × min(latency + 1, ::XLAT_TLB_HITS_PER_PORT), which
+     *  never refuses a hit below latency 256 and keeps a long-latency TLB's
+     *  memory bounded. A hit beyond it is refused with ::XLAT_ERR_AGAIN; a
+     *  sender waiting through the target's wait hook is woken when a hit is
+     *  answered. */
+    uint32_t    hits_in_flight;
 } xlat_tlb_config;
+
+/** @brief Hits in flight per port by default (see xlat_tlb_config::hits_in_flight). */
+#define XLAT_TLB_HITS_PER_PORT 256u
 
 /** @brief One translation held by a TLB. */
 typedef struct xlat_tlb_entry {
@@ -102,7 +112,8 @@ typedef struct xlat_tlb_stats {
 /** @brief Eviction callback: `victim` left `tlb` to make room (valid during the call). */
 typedef void (*xlat_tlb_evict_fn)(void *user, xlat_tlb *tlb, const xlat_tlb_entry *victim);
 
-/** @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port. */
+/** @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port,
+ *         hits in flight from ports and latency. */
 XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
 
 /**
@@ -222,8 +233,9 @@ XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
  * 4 KiB virtual page; a second miss on the same key joins it (no new MSHR,
  * no new request downstream). Does not allocate once warm.
  * @retval XLAT_OK accepted: `done` will be called exactly once
- * @retval XLAT_ERR_AGAIN this cycle's ports are used, or a miss found every
- *         MSHR busy; nothing was taken
+ * @retval XLAT_ERR_AGAIN this cycle's ports are used, a miss found every
+ *         MSHR busy, or a hit found xlat_tlb_config::hits_in_flight hits
+ *         in flight; nothing was taken
  * @retval XLAT_ERR_INVAL NULL `tlb`, `req` or `done`
  * @retval XLAT_ERR_NOMEM the request pool could not grow
  */

@@ -113,7 +113,9 @@ int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_tlb_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_tlb_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_tlb_config");
+    /* The first released config ended at `index`; later fields keep their defaults. */
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, offsetof(xlat_tlb_config, hits_in_flight),
+                               "xlat_tlb_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)

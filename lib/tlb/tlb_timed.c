@@ -39,7 +39,9 @@ struct tlb_timed {
     xlat_target next;
     uint64_t port_cycle;
     uint32_t port_used;
-    struct xlat_waitq waitq; /* senders refused for want of an MSHR */
+    uint32_t hits, hit_limit; /* hits in flight, and at most */
+    bool hit_refused;         /* a hit was refused for hit_limit: wake on an answer */
+    struct xlat_waitq waitq;  /* senders refused for want of an MSHR or a hit slot */
     /* The latest invalidations, so that a fill can tell whether one that
      * came while it was outstanding covers it. */
     struct tlb_shootdown recent[INVAL_RING];
@@ -48,6 +50,19 @@ struct tlb_timed {
 
 static void deliver_hit(void *arg);
 static void forward_miss(void *arg);
+
+/* Hits in flight at most: the configured number, or every port over the
+ * latency, up to XLAT_TLB_HITS_PER_PORT per port. */
+static uint32_t hit_limit(const xlat_tlb_config *c)
+{
+    if (c->hits_in_flight)
+        return c->hits_in_flight;
+    uint64_t per_port = (uint64_t)c->latency + 1;
+    if (per_port > XLAT_TLB_HITS_PER_PORT)
+        per_port = XLAT_TLB_HITS_PER_PORT;
+    uint64_t n = per_port * c->ports;
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
 
 int xlat__tlb_timed_init(xlat_tlb *t)
 {
@@ -60,9 +75,11 @@ int xlat__tlb_timed_init(xlat_tlb *t)
         return XLAT_ERR_NOMEM;
     for (uint32_t i = 0; i < t->cfg.mshrs; i++)
         tm->mshr[i].tlb = t;
-    /* Enough records for every port over the lookup latency plus waiters on
-     * every MSHR: a configured TLB never grows its pool in steady state. */
-    size_t initial = (size_t)t->cfg.ports * ((size_t)t->cfg.latency + 1) + 2u * t->cfg.mshrs;
+    /* Enough records for every hit in flight plus waiters on every MSHR: a
+     * configured TLB never grows its pool in steady state, and its memory
+     * does not grow with its latency. */
+    tm->hit_limit = hit_limit(&t->cfg);
+    size_t initial = (size_t)tm->hit_limit + 2u * t->cfg.mshrs;
     tm->port_cycle = XLAT_NEVER;
     if (xlat__waitq_init(&tm->waitq, t->ctx) != XLAT_OK)
         return XLAT_ERR_NOMEM;
@@ -142,6 +159,17 @@ static void answer(xlat_tlb *t, struct tlb_pending *p, xlat_resp *r)
 
 static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay);
 
+/* A hit leaves the hits in flight: a sender refused for want of a slot may
+ * try again. */
+static void hit_leaves(struct tlb_timed *tm)
+{
+    tm->hits--;
+    if (tm->hit_refused) {
+        tm->hit_refused = false;
+        xlat__waitq_wake(&tm->waitq);
+    }
+}
+
 static void deliver_hit(void *arg)
 {
     struct tlb_pending *p = arg;
@@ -153,6 +181,8 @@ static void deliver_hit(void *arg)
         if (!w) {
             if (join_miss(t, p, 0) != XLAT_OK)
                 xlat_schedule(t->ctx, 1, deliver_hit, p); /* no MSHR free: retry */
+            else
+                hit_leaves(t->timed);
             return;
         }
         xlat_tlb_entry e;
@@ -160,6 +190,7 @@ static void deliver_hit(void *arg)
         make_resp(&p->resp, p, &e, XLAT_OK, t->name);
     }
     xlat_resp r = p->resp;
+    hit_leaves(t->timed);
     answer(t, p, &r);
 }
 
@@ -290,6 +321,10 @@ static int out_of_memory(xlat_tlb *t, struct tlb_pending *p)
 static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_done_fn done,
                       void *user)
 {
+    if (t->timed->hits >= t->timed->hit_limit) {
+        t->timed->hit_refused = true;
+        return refuse(t, "every hit slot is in flight");
+    }
     struct tlb_pending *p = new_pending(t, req, done, user);
     if (!p || xlat_schedule(t->ctx, t->cfg.latency, deliver_hit, p) != XLAT_OK)
         return out_of_memory(t, p);
@@ -298,6 +333,7 @@ static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_
     xlat__tlb_way_to_entry(w, &e);
     make_resp(&p->resp, p, &e, XLAT_OK, t->name);
     t->stats.hits++;
+    t->timed->hits++;
     return XLAT_OK;
 }
 
@@ -375,7 +411,7 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
 }
 
 /* A refused sender retries next cycle when the ports were the reason (they
- * free every cycle), and when an MSHR frees otherwise. */
+ * free every cycle), and when an MSHR or a hit slot frees otherwise. */
 static int target_wait(void *unit, xlat_event_fn fn, void *user)
 {
     xlat_tlb *t = unit;

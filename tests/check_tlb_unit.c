@@ -1,0 +1,145 @@
+/* The TLB as a timed unit apart from its array: bounded state in flight,
+ * the memory it costs, and when it answers. */
+#include "testutil.h"
+
+#define MAX_DONE 300
+
+static struct {
+    xlat_ctx *ctx;
+    xlat_tlb *t;
+    xlat_resp done[MAX_DONE];
+    int n;
+    int woken;
+} h;
+
+static void setup(void)
+{
+    memset(&h, 0, sizeof(h));
+    h.ctx = test_ctx(3, NULL);
+}
+
+static void teardown(void)
+{
+    xlat_tlb_destroy(h.t);
+    xlat_ctx_destroy(h.ctx);
+}
+
+static void on_done(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_int_lt(h.n, MAX_DONE);
+    h.done[h.n++] = *r;
+}
+
+static xlat_tlb *timed(uint32_t entries, uint32_t latency, uint32_t ports)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb *t = NULL;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.entries = entries;
+    cfg.ways = 4;
+    cfg.latency = latency;
+    cfg.ports = ports;
+    ck_assert_msg(xlat_tlb_create(h.ctx, &cfg, &t) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+    ck_assert_int_eq(xlat_tlb_set_next(t, NULL), XLAT_OK);
+    return t;
+}
+
+static void preload(xlat_tlb *t, uint64_t vpn)
+{
+    xlat_tlb_entry e = {.pasid = 1, .vpn = vpn, .pfn = 0x500 + vpn, .page_shift = 12,
+                        .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_tlb_insert(t, &e, NULL), 0);
+}
+
+static int send(uint64_t id, uint64_t vaddr)
+{
+    xlat_req req = {.id = id, .vaddr = vaddr, .pasid = 1, .access = XLAT_ACCESS_READ};
+    return xlat_tlb_translate(h.t, &req, on_done, NULL);
+}
+
+static void retry_after_wait(void *user)
+{
+    (void)user;
+    h.woken++;
+    ck_assert_int_eq(send(999, 0x7000), XLAT_OK);
+}
+
+/* A TLB at latency 10^6 holds what its ports can keep in flight up to the
+ * default bound, not a record per cycle of latency; it still answers every
+ * hit exactly `latency` cycles after it was accepted. */
+START_TEST(long_latency_memory_is_bounded)
+{
+    xlat_tlb *short_one = timed(64, 255, 1);
+    h.t = timed(64, 1000000, 1);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), xlat_tlb_memory(short_one));
+    xlat_tlb_destroy(short_one);
+    preload(h.t, 7);
+    for (uint64_t i = 0; i < XLAT_TLB_HITS_PER_PORT; i++) {
+        ck_assert_int_eq(send(i, 0x7000 + i), XLAT_OK);
+        xlat_tick(h.ctx);
+    }
+    /* Every hit slot is in flight: refused, and woken by the first answer. */
+    ck_assert_int_eq(send(998, 0x7000), XLAT_ERR_AGAIN);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "every hit slot is in flight"));
+    xlat_target tg = xlat_tlb_target(h.t);
+    ck_assert_int_eq(tg.wait(tg.unit, retry_after_wait, NULL), XLAT_OK);
+    xlat_advance(h.ctx, 1000000 - xlat_now(h.ctx) - 1);
+    ck_assert_int_eq(h.n, 0);
+    ck_assert_int_eq(h.woken, 0);
+    xlat_tick(h.ctx);
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_uint_eq(h.done[0].completed, 1000000);
+    ck_assert_uint_eq(h.done[0].pfn, 0x507);
+    ck_assert_int_eq(h.woken, 1);
+    xlat_advance(h.ctx, 1000000);
+    ck_assert_int_eq(h.n, XLAT_TLB_HITS_PER_PORT + 1);
+    for (int i = 0; i < (int)XLAT_TLB_HITS_PER_PORT; i++) {
+        ck_assert_uint_eq(h.done[i].id, (uint64_t)i);
+        ck_assert_uint_eq(h.done[i].completed, 1000000 + (uint64_t)i);
+    }
+    ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].id, 999);
+    ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].issued, 1000000);
+    ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].completed, 2000000);
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(h.t, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+    ck_assert_uint_eq(st.hits, XLAT_TLB_HITS_PER_PORT + 1);
+}
+END_TEST
+
+/* A configured bound: two hits in flight on a 4-port TLB. */
+START_TEST(configured_hits_in_flight)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.latency = 3;
+    cfg.ports = 4;
+    cfg.hits_in_flight = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, NULL), XLAT_OK);
+    preload(h.t, 1);
+    ck_assert_int_eq(send(1, 0x1000), XLAT_OK);
+    ck_assert_int_eq(send(2, 0x1000), XLAT_OK);
+    ck_assert_int_eq(send(3, 0x1000), XLAT_ERR_AGAIN);
+    ck_assert_int_eq(send(4, 0x2000), XLAT_OK); /* a miss takes no hit slot */
+    xlat_advance(h.ctx, 3);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_int_eq(send(5, 0x1000), XLAT_OK);
+    xlat_advance(h.ctx, 3);
+    ck_assert_int_eq(h.n, 4);
+    ck_assert_uint_eq(h.done[3].id, 5);
+    ck_assert_uint_eq(h.done[3].completed, 6);
+}
+END_TEST
+
+Suite *tlb_unit_suite(void)
+{
+    Suite *s = suite_create("tlb_unit");
+    TCase *tc = test_case(s, "bounds");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, long_latency_memory_is_bounded);
+    tcase_add_test(tc, configured_hits_in_flight);
+    return s;
+}
