@@ -171,9 +171,11 @@ struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int 
 
 void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w)
 {
-    size_t i = (size_t)(w - t->way);
-    uint32_t set = (uint32_t)(i / t->ways);
-    t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)(i % t->ways));
+    /* The set from the vpn, not from the way's index: no division on the
+     * hit path. */
+    uint32_t set = xlat__tlb_set_of(t, w->vpn);
+    size_t way = (size_t)(w - (t->way + (size_t)set * t->ways));
+    t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)way);
 }
 
 void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)

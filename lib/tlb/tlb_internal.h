@@ -49,7 +49,7 @@ struct xlat_tlb {
     xlat_tlb_config cfg;
     const struct tlb_repl_ops *repl;
     uint32_t sets, ways;
-    uint64_t set_mask;     /* sets - 1 when sets is a power of two, else 0 */
+    uint64_t set_mask;     /* sets - 1 when sets is a power of two, else UINT64_MAX */
     int unbounded;         /* grows instead of evicting */
     struct tlb_way *way;   /* sets * ways */
     uint64_t *repl_state;  /* sets * repl_words */
@@ -77,7 +77,8 @@ static inline uint32_t xlat__tlb_set_of(const xlat_tlb *t, uint64_t vpn)
 {
     if (t->cfg.index == XLAT_TLB_INDEX_HASH)
         vpn = xlat__mix64(vpn);
-    return (uint32_t)(t->set_mask ? vpn & t->set_mask : vpn % t->sets);
+    /* No division for a power of two, one set included. */
+    return (uint32_t)(t->set_mask != UINT64_MAX ? vpn & t->set_mask : vpn % t->sets);
 }
 
 static inline uint64_t *xlat__tlb_set_state(const xlat_tlb *t, uint32_t set)
@@ -88,7 +89,7 @@ static inline uint64_t *xlat__tlb_set_state(const xlat_tlb *t, uint32_t set)
 static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)
 {
     t->sets = sets;
-    t->set_mask = xlat__is_pow2(sets) ? sets - 1 : 0;
+    t->set_mask = xlat__is_pow2(sets) ? sets - 1 : UINT64_MAX;
 }
 
 int xlat__tlb_timed_init(xlat_tlb *t);

@@ -4,6 +4,12 @@
  * the forwarded miss leaves `latency` cycles later. Misses on the same
  * (PASID, 4 KiB page) share one MSHR and are answered in the cycle the fill
  * arrives.
+ *
+ * Every hit of a TLB waits the same latency, so hits complete in the order
+ * they were accepted: they wait in one FIFO, and the hits accepted for the
+ * same cycle (a batch) share one timing-wheel event instead of one each. A
+ * batch closes when the TLB schedules anything else for its cycle, so the
+ * TLB's own events keep the order they had with one event per hit.
  */
 #include "tlb_internal.h"
 #include "waitq.h"
@@ -12,8 +18,9 @@
 #define INVAL_RING 16      /* invalidations a fill can check against */
 
 struct tlb_pending {
-    struct tlb_pending *next; /* waiter list of an MSHR */
+    struct tlb_pending *next; /* the hit FIFO, or the waiter list of an MSHR */
     xlat_tlb *tlb;
+    uint64_t batch;           /* a hit's batch: the event that answers it */
     xlat_req req;
     xlat_done_fn done;
     void *user;
@@ -40,6 +47,9 @@ struct tlb_timed {
     uint64_t port_cycle;
     uint32_t port_used;
     uint32_t hits, hit_limit; /* hits in flight, and at most */
+    struct tlb_pending *hit_head, *hit_tail; /* hits in flight, oldest first */
+    uint64_t batch;           /* the latest batch of hits */
+    uint64_t batch_cycle;     /* its cycle while it takes more hits, else XLAT_NEVER */
     bool hit_refused;         /* a hit was refused for hit_limit: wake on an answer */
     struct xlat_waitq waitq;  /* senders refused for want of an MSHR or a hit slot */
     /* The latest invalidations, so that a fill can tell whether one that
@@ -48,7 +58,8 @@ struct tlb_timed {
     uint64_t inval_seq;
 };
 
-static void deliver_hit(void *arg);
+static void drain_hits(void *arg);
+static void retry_hit(void *arg);
 static void forward_miss(void *arg);
 
 /* Hits in flight at most: the configured number, or every port over the
@@ -81,6 +92,7 @@ int xlat__tlb_timed_init(xlat_tlb *t)
     tm->hit_limit = hit_limit(&t->cfg);
     size_t initial = (size_t)tm->hit_limit + 2u * t->cfg.mshrs;
     tm->port_cycle = XLAT_NEVER;
+    tm->batch_cycle = XLAT_NEVER;
     if (xlat__waitq_init(&tm->waitq, t->ctx) != XLAT_OK)
         return XLAT_ERR_NOMEM;
     return xlat__pool_init(&tm->pending, t->ctx, sizeof(struct tlb_pending), initial);
@@ -88,7 +100,7 @@ int xlat__tlb_timed_init(xlat_tlb *t)
 
 static int owned_event(void *tlb, xlat_event_fn fn, void *user)
 {
-    if (fn == deliver_hit)
+    if (fn == drain_hits || fn == retry_hit)
         return ((struct tlb_pending *)user)->tlb == tlb;
     if (fn == forward_miss)
         return ((struct tlb_mshr *)user)->tlb == tlb;
@@ -170,19 +182,25 @@ static void hit_leaves(struct tlb_timed *tm)
     }
 }
 
-static void deliver_hit(void *arg)
+/* Schedules one of the TLB's own events. One at the cycle of the open
+ * batch closes it: hits accepted after it get an event after it. */
+static int own_schedule(xlat_tlb *t, uint64_t delay, xlat_event_fn fn, void *arg)
 {
-    struct tlb_pending *p = arg;
-    xlat_tlb *t = p->tlb;
+    if (t->ctx->now + delay == t->timed->batch_cycle)
+        t->timed->batch_cycle = XLAT_NEVER;
+    return xlat_schedule(t->ctx, delay, fn, arg);
+}
+
+/* Answers hit `p`, which has left the FIFO. */
+static void deliver_hit(xlat_tlb *t, struct tlb_pending *p)
+{
     if (p->epoch != t->epoch) {
         /* An invalidation ran after the lookup: answer from what the TLB
          * holds now, or go to the next level, never with a removed entry. */
         struct tlb_way *w = xlat__tlb_find(t, p->req.pasid, p->req.vaddr, 0);
         if (!w) {
             if (join_miss(t, p, 0) != XLAT_OK)
-                xlat_schedule(t->ctx, 1, deliver_hit, p); /* no MSHR free: retry */
-            else
-                hit_leaves(t->timed);
+                own_schedule(t, 1, retry_hit, p); /* no MSHR free: retry */
             return;
         }
         xlat_tlb_entry e;
@@ -190,8 +208,33 @@ static void deliver_hit(void *arg)
         make_resp(&p->resp, p, &e, XLAT_OK, t->name);
     }
     xlat_resp r = p->resp;
-    hit_leaves(t->timed);
     answer(t, p, &r);
+}
+
+static void retry_hit(void *arg)
+{
+    struct tlb_pending *p = arg;
+    deliver_hit(p->tlb, p);
+}
+
+/* The event of one batch: answers its hits, oldest first. Hits accepted
+ * meanwhile (by the callbacks) form a new batch with an event of its own. */
+static void drain_hits(void *arg)
+{
+    struct tlb_pending *first = arg;
+    xlat_tlb *t = first->tlb;
+    struct tlb_timed *tm = t->timed;
+    uint64_t batch = first->batch;
+    if (tm->batch == batch)
+        tm->batch_cycle = XLAT_NEVER;
+    struct tlb_pending *p;
+    while ((p = tm->hit_head) != NULL && p->batch == batch) {
+        tm->hit_head = p->next;
+        if (!tm->hit_head)
+            tm->hit_tail = NULL;
+        hit_leaves(tm);
+        deliver_hit(t, p);
+    }
 }
 
 /* Frees the MSHR, then answers every waiter from `e` or with `status`. */
@@ -318,6 +361,30 @@ static int out_of_memory(xlat_tlb *t, struct tlb_pending *p)
     return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: out of memory for a request", t->name);
 }
 
+/* Puts hit `p` at the end of the FIFO, in the open batch of its cycle or
+ * in a new one with its own event. */
+static int queue_hit(xlat_tlb *t, struct tlb_pending *p)
+{
+    struct tlb_timed *tm = t->timed;
+    uint64_t due = t->ctx->now + t->cfg.latency;
+    if (due != tm->batch_cycle) {
+        p->batch = tm->batch + 1;
+        if (xlat_schedule(t->ctx, t->cfg.latency, drain_hits, p) != XLAT_OK)
+            return XLAT_ERR_NOMEM;
+        tm->batch = p->batch;
+        tm->batch_cycle = due;
+    }
+    p->batch = tm->batch;
+    p->next = NULL;
+    if (tm->hit_tail)
+        tm->hit_tail->next = p;
+    else
+        tm->hit_head = p;
+    tm->hit_tail = p;
+    tm->hits++;
+    return XLAT_OK;
+}
+
 static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_done_fn done,
                       void *user)
 {
@@ -326,14 +393,13 @@ static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_
         return refuse(t, "every hit slot is in flight");
     }
     struct tlb_pending *p = new_pending(t, req, done, user);
-    if (!p || xlat_schedule(t->ctx, t->cfg.latency, deliver_hit, p) != XLAT_OK)
+    if (!p || queue_hit(t, p) != XLAT_OK)
         return out_of_memory(t, p);
     xlat__tlb_touch(t, w); /* only once the hit is accepted */
     xlat_tlb_entry e;
     xlat__tlb_way_to_entry(w, &e);
     make_resp(&p->resp, p, &e, XLAT_OK, t->name);
     t->stats.hits++;
-    t->timed->hits++;
     return XLAT_OK;
 }
 
@@ -355,7 +421,7 @@ static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
     if (!free_one)
         return XLAT_ERR_AGAIN;
     m = free_one;
-    int rc = xlat_schedule(t->ctx, delay, forward_miss, m);
+    int rc = own_schedule(t, delay, forward_miss, m);
     if (rc != XLAT_OK)
         return rc;
     m->busy = 1;
@@ -417,7 +483,7 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     xlat_tlb *t = unit;
     struct tlb_timed *tm = t->timed;
     if (tm->port_cycle == t->ctx->now && tm->port_used >= t->cfg.ports)
-        return xlat_schedule(t->ctx, 1, fn, user);
+        return own_schedule(t, 1, fn, user);
     return xlat__waitq_add(&tm->waitq, fn, user);
 }
 
