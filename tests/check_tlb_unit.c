@@ -74,6 +74,7 @@ START_TEST(long_latency_memory_is_bounded)
     xlat_tlb *short_one = timed(64, 255, 1);
     h.t = timed(64, 1000000, 1);
     ck_assert_uint_eq(xlat_tlb_memory(h.t), xlat_tlb_memory(short_one));
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 31482); /* 160,005,530 before the bound */
     xlat_tlb_destroy(short_one);
     preload(h.t, 7);
     for (uint64_t i = 0; i < XLAT_TLB_HITS_PER_PORT; i++) {
@@ -134,6 +135,80 @@ START_TEST(configured_hits_in_flight)
 }
 END_TEST
 
+/* A TLB used as a structure carries no timed state: a 16-entry,
+ * fully associative LRU TLB is its struct, its name, 16 ways of 32 bytes
+ * and 16 LRU stamps of 8 bytes. */
+START_TEST(functional_tlb_bytes)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "pwc";
+    cfg.entries = 16;
+    cfg.ways = 16;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    size_t bytes = xlat_tlb_memory(h.t);
+    ck_assert_uint_eq(bytes, 1228);
+    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 584); /* the struct */
+    preload(h.t, 3);
+    ck_assert_int_eq(xlat_tlb_lookup(h.t, 1, 0x3000, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0x3000), XLAT_OK);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 1228);
+    /* Not a timed unit until set_next or target: translate refuses. */
+    ck_assert_int_eq(send(1, 0x3000), XLAT_ERR_STATE);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "not a timed unit"));
+    ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.t), 0);
+    xlat_target tg = xlat_tlb_target(h.t);
+    ck_assert_ptr_nonnull(tg.translate);
+    ck_assert_uint_gt(xlat_tlb_memory(h.t), 1228);
+    ck_assert_int_eq(send(1, 0x3000), XLAT_OK);
+    xlat_advance(h.ctx, 1);
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_int_eq(h.done[0].status, XLAT_ERR_NOT_FOUND);
+}
+END_TEST
+
+/* Allocating the timed unit fails cleanly at every allocation it makes:
+ * NOMEM, nothing leaked, the structure unchanged, and a later call works. */
+START_TEST(timed_unit_out_of_memory)
+{
+    static counting_alloc ca; /* outlives the test: the teardown frees through it */
+    counting_alloc_init(&ca);
+    xlat_ctx_destroy(h.ctx);
+    h.ctx = test_ctx(3, &ca);
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    preload(h.t, 2);
+    size_t base = ca.live_bytes, bytes = xlat_tlb_memory(h.t);
+    long n = 0;
+    for (;; n++) {
+        ca.fail_after = n;
+        int rc = xlat_tlb_set_next(h.t, NULL);
+        ca.fail_after = -1;
+        if (rc == XLAT_OK)
+            break;
+        ck_assert_int_eq(rc, XLAT_ERR_NOMEM);
+        ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "timed unit"));
+        ck_assert_uint_eq(ca.live_bytes, base);
+        ck_assert_uint_eq(xlat_tlb_memory(h.t), bytes);
+        ck_assert_int_eq(send(1, 0x2000), XLAT_ERR_STATE);
+        ck_assert_int_eq(xlat_tlb_probe(h.t, 1, 0x2000, NULL), XLAT_OK);
+    }
+    ck_assert_int_eq(n, 6); /* unit, hit ring, MSHRs, wait queue, pool, observer list */
+    xlat_tlb_destroy(h.t);
+    h.t = NULL;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    ca.fail_after = 0;
+    xlat_target tg = xlat_tlb_target(h.t);
+    ca.fail_after = -1;
+    ck_assert_ptr_null(tg.translate);
+    xlat_tlb *l1;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &l1), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_set_next(l1, &tg), XLAT_ERR_INVAL);
+    xlat_tlb_destroy(l1);
+}
+END_TEST
+
 Suite *tlb_unit_suite(void)
 {
     Suite *s = suite_create("tlb_unit");
@@ -141,5 +216,9 @@ Suite *tlb_unit_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, long_latency_memory_is_bounded);
     tcase_add_test(tc, configured_hits_in_flight);
+    tc = test_case(s, "structure");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, functional_tlb_bytes);
+    tcase_add_test(tc, timed_unit_out_of_memory);
     return s;
 }

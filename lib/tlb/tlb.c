@@ -101,6 +101,8 @@ static int init_storage(xlat_tlb *t)
 static void tlb_free(xlat_tlb *t)
 {
     xlat__tlb_timed_release(t);
+    xlat__tlb_hooks_release(t->ctx, &t->evict_listeners);
+    xlat__tlb_hooks_release(t->ctx, &t->inval_observers);
     free_arrays(t);
     xlat__strfree(t->ctx, t->name);
     xlat__free(t->ctx, t, sizeof(*t));
@@ -128,7 +130,8 @@ int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
     t->name = xlat__strdup(ctx, c.name ? c.name : "tlb");
     t->cfg.name = t->name;
     xlat__rng_stream(ctx, &t->rng);
-    if (!t->name || init_storage(t) != XLAT_OK || xlat__tlb_timed_init(t) != XLAT_OK) {
+    /* The timed unit is allocated by the first call that needs it. */
+    if (!t->name || init_storage(t) != XLAT_OK) {
         tlb_free(t);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_tlb_create: out of memory for %s",
                           c.name ? c.name : "tlb");

@@ -157,9 +157,8 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
     if (evicted) {
         if (victim)
             *victim = gone;
-        /* Last: the callback may insert into this TLB again. */
-        if (t->evict_fn)
-            t->evict_fn(t->evict_user, t, &gone);
+        /* Last: a listener may insert into this TLB again. */
+        xlat__tlb_notify_evicted(t, &gone);
     }
     return evicted;
 }
@@ -175,7 +174,7 @@ int xlat_tlb_invalidate(xlat_tlb *t, uint32_t pasid, uint64_t vaddr)
         removed++;
     }
     struct tlb_shootdown sd = {.pasid = pasid, .vaddr = vaddr};
-    xlat__tlb_timed_invalidated(t, &sd);
+    xlat__tlb_notify_invalidated(t, &sd);
     return removed ? XLAT_OK : XLAT_ERR_NOT_FOUND;
 }
 
@@ -191,7 +190,7 @@ int xlat_tlb_invalidate_pasid(xlat_tlb *t, uint32_t pasid)
         }
     }
     struct tlb_shootdown sd = {.whole_space = 1, .pasid = pasid};
-    xlat__tlb_timed_invalidated(t, &sd);
+    xlat__tlb_notify_invalidated(t, &sd);
     return removed;
 }
 
@@ -206,5 +205,5 @@ void xlat_tlb_flush(xlat_tlb *t)
     t->shift_mask = 0;
     t->count = 0;
     struct tlb_shootdown sd = {.all = 1};
-    xlat__tlb_timed_invalidated(t, &sd);
+    xlat__tlb_notify_invalidated(t, &sd);
 }
