@@ -209,6 +209,115 @@ START_TEST(timed_unit_out_of_memory)
 }
 END_TEST
 
+/* ---- completion rule: `done` never runs inside xlat_tlb_translate ---- */
+
+static int inside_translate; /* depth of the host's calls into translate */
+static int resend;           /* requests the done callback sends on */
+
+static int host_send(uint64_t id, uint64_t vaddr);
+
+static void strict_done(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_msg(!inside_translate, "done of request %llu ran inside translate",
+                  (unsigned long long)r->id);
+    on_done(NULL, r);
+    if (resend > 0) { /* a new request from inside the callback is legal */
+        resend--;
+        ck_assert_int_eq(host_send(r->id + 100, r->vaddr), XLAT_OK);
+    }
+}
+
+static int host_send(uint64_t id, uint64_t vaddr)
+{
+    xlat_req req = {.id = id, .vaddr = vaddr, .pasid = 1, .access = XLAT_ACCESS_READ};
+    inside_translate++;
+    int rc = xlat_tlb_translate(h.t, &req, strict_done, NULL);
+    inside_translate--;
+    return rc;
+}
+
+/* A next level that answers inside its own translate call, as a host's
+ * zero-latency cache might: frame = page + 0x900. */
+static int immediate_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    (void)unit;
+    xlat_resp r = {.id = req->id, .vaddr = req->vaddr, .pasid = req->pasid, .status = XLAT_OK,
+                   .pfn = (req->vaddr >> 12) + 0x900, .page_shift = 12, .perm = XLAT_PERM_R,
+                   .resolver = "host"};
+    r.paddr = r.pfn << 12;
+    done(user, &r);
+    return XLAT_OK;
+}
+
+static void zero_latency_tlb(void)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.latency = 0;
+    cfg.ports = 4;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_target next = {immediate_translate, NULL, NULL};
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &next), XLAT_OK);
+    inside_translate = 0;
+    resend = 0;
+}
+
+START_TEST(latency_zero_hits_answer_outside_translate)
+{
+    zero_latency_tlb();
+    preload(h.t, 4);
+    xlat_advance(h.ctx, 10);
+    resend = 2; /* two answers each send one more hit, from the callback */
+    ck_assert_int_eq(host_send(1, 0x4000), XLAT_OK);
+    ck_assert_int_eq(host_send(2, 0x4008), XLAT_OK);
+    ck_assert_int_eq(h.n, 0);
+    xlat_advance(h.ctx, 0); /* what is due now */
+    ck_assert_int_eq(h.n, 4);
+    const uint64_t ids[] = {1, 2, 101, 102};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+        ck_assert_uint_eq(h.done[i].issued, 10);
+        ck_assert_uint_eq(h.done[i].completed, 10);
+        ck_assert_uint_eq(h.done[i].pfn, 0x504);
+    }
+}
+END_TEST
+
+START_TEST(immediate_next_level_answers_misses_outside_translate)
+{
+    zero_latency_tlb();
+    xlat_advance(h.ctx, 5);
+    resend = 1; /* the first answer sends a hit on the page it filled */
+    ck_assert_int_eq(host_send(1, 0x6000), XLAT_OK);
+    ck_assert_int_eq(host_send(2, 0x6010), XLAT_OK); /* joins the MSHR */
+    ck_assert_int_eq(host_send(3, 0x8000), XLAT_OK);
+    ck_assert_int_eq(h.n, 0);
+    xlat_advance(h.ctx, 0);
+    ck_assert_int_eq(h.n, 4);
+    const uint64_t ids[] = {1, 2, 3, 101};
+    const uint64_t pfn[] = {0x906, 0x906, 0x908, 0x906};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+        ck_assert_uint_eq(h.done[i].completed, 5);
+        ck_assert_uint_eq(h.done[i].pfn, pfn[i]);
+    }
+    ck_assert_str_eq(h.done[0].resolver, "host");
+    ck_assert_str_eq(h.done[3].resolver, "t"); /* a hit on the filled entry */
+    /* A hit whose entry is shot down before its answer goes on as a miss,
+     * still answered outside translate. */
+    xlat_tick(h.ctx); /* this cycle's four ports are used */
+    ck_assert_int_eq(host_send(4, 0x6000), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0x6000), XLAT_OK);
+    xlat_advance(h.ctx, 0);
+    ck_assert_int_eq(h.n, 5);
+    ck_assert_uint_eq(h.done[4].id, 4);
+    ck_assert_uint_eq(h.done[4].completed, 6);
+    ck_assert_str_eq(h.done[4].resolver, "host");
+}
+END_TEST
+
 Suite *tlb_unit_suite(void)
 {
     Suite *s = suite_create("tlb_unit");
@@ -220,5 +329,9 @@ Suite *tlb_unit_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, functional_tlb_bytes);
     tcase_add_test(tc, timed_unit_out_of_memory);
+    tc = test_case(s, "completion");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, latency_zero_hits_answer_outside_translate);
+    tcase_add_test(tc, immediate_next_level_answers_misses_outside_translate);
     return s;
 }
