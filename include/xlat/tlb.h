@@ -93,7 +93,7 @@ typedef struct xlat_tlb_config {
      *  never refuses a hit below latency 256 and keeps a long-latency TLB's
      *  memory bounded. A hit beyond it is refused with ::XLAT_ERR_AGAIN; a
      *  sender waiting through the target's wait hook is woken when a hit is
-     *  answered. */
+     *  answered. The timed unit reserves about 200 bytes per hit in flight. */
     uint32_t    hits_in_flight;
 } xlat_tlb_config;
 

@@ -115,11 +115,12 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
         return XLAT_ERR_NOMEM;
     for (uint32_t i = 0; i < t->cfg.mshrs; i++)
         tm->mshr[i].tlb = t;
-    /* Waiters on every MSHR: a configured TLB never grows its pool in
-     * steady state. */
+    /* Waiters on every MSHR, and a record for every hit in flight should
+     * an invalidation send them all to the next level: a configured TLB
+     * never grows its pool in steady state. */
+    size_t records = (size_t)tm->hit_limit + 2u * t->cfg.mshrs;
     if (xlat__waitq_init(&tm->waitq, t->ctx) != XLAT_OK ||
-        xlat__pool_init(&tm->pending, t->ctx, sizeof(struct tlb_pending),
-                        2u * t->cfg.mshrs) != XLAT_OK)
+        xlat__pool_init(&tm->pending, t->ctx, sizeof(struct tlb_pending), records) != XLAT_OK)
         return XLAT_ERR_NOMEM;
     return xlat__tlb_observe(t, invalidated, tm);
 }
