@@ -318,6 +318,36 @@ START_TEST(immediate_next_level_answers_misses_outside_translate)
 }
 END_TEST
 
+static void host_event(void *user)
+{
+    (void)user;
+    xlat_resp marker = {.id = 999};
+    on_done(NULL, &marker);
+}
+
+/* Hits share one event per cycle, yet answers keep the order one event
+ * per hit gave: a miss accepted between two hits is forwarded between
+ * their answers, and a hit sent from a callback at latency 0 is answered
+ * after every event already due, the host's included. */
+START_TEST(same_cycle_order_as_one_event_per_hit)
+{
+    zero_latency_tlb();
+    preload(h.t, 4);
+    xlat_advance(h.ctx, 3);
+    resend = 1; /* the first answer sends hit 101 */
+    ck_assert_int_eq(host_send(1, 0x4000), XLAT_OK);
+    ck_assert_int_eq(host_send(2, 0x9000), XLAT_OK); /* a miss, answered by the host at once */
+    ck_assert_int_eq(host_send(3, 0x4000), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(h.ctx, 0, host_event, NULL), XLAT_OK);
+    xlat_advance(h.ctx, 0);
+    ck_assert_int_eq(h.n, 5);
+    const uint64_t ids[] = {1, 2, 3, 999, 101};
+    for (int i = 0; i < 5; i++)
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+    ck_assert_uint_eq(h.done[4].completed, 3);
+}
+END_TEST
+
 Suite *tlb_unit_suite(void)
 {
     Suite *s = suite_create("tlb_unit");
@@ -333,5 +363,6 @@ Suite *tlb_unit_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, latency_zero_hits_answer_outside_translate);
     tcase_add_test(tc, immediate_next_level_answers_misses_outside_translate);
+    tcase_add_test(tc, same_cycle_order_as_one_event_per_hit);
     return s;
 }

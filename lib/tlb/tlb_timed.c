@@ -324,12 +324,13 @@ static void answer_oldest_hit(xlat_tlb *t)
 }
 
 /* The event of one batch: answers its hits, oldest first. Hits accepted
- * meanwhile (by the callbacks) form a new batch with an event of its own. */
+ * from now on (by the callbacks, at latency 0) form a new batch with an
+ * event of its own, after every event already due this cycle. */
 static void drain_hits(void *arg)
 {
     struct tlb_timed *tm = arg;
     uint64_t batch = tm->hit[tm->hit_head].batch;
-    if (tm->batch == batch)
+    if (tm->batch_cycle == tm->tlb->ctx->now)
         tm->batch_cycle = XLAT_NEVER;
     while (tm->hits && tm->hit[tm->hit_head].batch == batch)
         answer_oldest_hit(tm->tlb);
