@@ -133,8 +133,9 @@ typedef void (*xlat_tlb_evict_fn)(void *user, xlat_tlb *tlb, const xlat_tlb_entr
 XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
 
 /**
- * @brief Create a TLB on `ctx`. All storage is allocated here (an unbounded
- *        TLB grows by doubling in xlat_tlb_insert()).
+ * @brief Create a TLB on `ctx`. The structure's storage is allocated here (an
+ *        unbounded TLB grows by doubling in xlat_tlb_insert()); the timed
+ *        unit's by xlat_tlb_set_next() or xlat_tlb_target().
  * @param ctx the context whose clock, seed and allocator the TLB uses.
  * @param cfg the configuration (copied; `name` is copied too).
  * @param out receives the handle on success; untouched on failure.
