@@ -348,6 +348,72 @@ START_TEST(same_cycle_order_as_one_event_per_hit)
 }
 END_TEST
 
+static void never_fires(void *user) { (void)user; }
+
+/* Fills the context's event pool: the next schedule must allocate. */
+static void fill_event_pool(counting_alloc *ca)
+{
+    size_t allocs = ca->allocs, before;
+    do {
+        before = xlat_pending_events(h.ctx);
+        ck_assert_int_eq(xlat_schedule(h.ctx, 1000000000, never_fires, NULL), XLAT_OK);
+    } while (ca->allocs == allocs);
+    size_t capacity = 2 * before; /* the pool doubled when it held `before` */
+    while (xlat_pending_events(h.ctx) < capacity)
+        ck_assert_int_eq(xlat_schedule(h.ctx, 1000000000, never_fires, NULL), XLAT_OK);
+}
+
+/* Two hits lose their entry to an invalidation while the only MSHR is
+ * busy: each must retry a cycle later, and the second retry cannot be
+ * scheduled (the event pool cannot grow). It is answered with
+ * XLAT_ERR_NOMEM instead of being lost; the first completes normally. */
+START_TEST(stale_hit_is_not_lost_when_its_retry_cannot_be_scheduled)
+{
+    static counting_alloc ca; /* outlives the test: the teardown frees through it */
+    counting_alloc_init(&ca);
+    xlat_ctx_destroy(h.ctx);
+    h.ctx = test_ctx(3, &ca);
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.mshrs = 1;
+    cfg.ports = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_fixed_config fc;
+    xlat_fixed *mem;
+    xlat_fixed_config_init(&fc);
+    fc.name = "mem";
+    fc.latency = 100;
+    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
+    xlat_target tm = xlat_fixed_target(mem);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    preload(h.t, 0xA);
+    ck_assert_int_eq(send(1, 0xB000), XLAT_OK); /* takes the MSHR until 101 */
+    xlat_tick(h.ctx);
+    ck_assert_int_eq(send(2, 0xA000), XLAT_OK);
+    ck_assert_int_eq(send(3, 0xA000), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0xA000), XLAT_OK);
+    fill_event_pool(&ca);
+    ca.fail_after = 0;
+    xlat_tick(h.ctx);
+    ca.fail_after = -1;
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_uint_eq(h.done[0].id, 3);
+    ck_assert_int_eq(h.done[0].status, XLAT_ERR_NOMEM);
+    ck_assert_uint_eq(h.done[0].completed, 2);
+    xlat_advance(h.ctx, 300);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_uint_eq(h.done[1].id, 1);
+    ck_assert_uint_eq(h.done[1].completed, 101);
+    ck_assert_uint_eq(h.done[2].id, 2);
+    ck_assert_uint_eq(h.done[2].completed, 201); /* forwarded when the MSHR freed */
+    ck_assert_str_eq(h.done[2].resolver, "mem");
+    xlat_tlb_destroy(h.t);
+    h.t = NULL;
+    xlat_fixed_destroy(mem);
+}
+END_TEST
+
 Suite *tlb_unit_suite(void)
 {
     Suite *s = suite_create("tlb_unit");
@@ -364,5 +430,6 @@ Suite *tlb_unit_suite(void)
     tcase_add_test(tc, latency_zero_hits_answer_outside_translate);
     tcase_add_test(tc, immediate_next_level_answers_misses_outside_translate);
     tcase_add_test(tc, same_cycle_order_as_one_event_per_hit);
+    tcase_add_test(tc, stale_hit_is_not_lost_when_its_retry_cannot_be_scheduled);
     return s;
 }

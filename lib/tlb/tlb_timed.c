@@ -259,8 +259,9 @@ static void serve_stale(xlat_tlb *t, struct tlb_pending *p)
         xlat_tlb_entry e;
         xlat__tlb_way_to_entry(w, &e);
         answer_pending(t, p, &e, XLAT_OK, t->name);
-    } else if (join_miss(t, p, 0) != XLAT_OK) {
-        own_schedule(t, 1, retry_stale, p); /* no MSHR free: retry */
+    } else if (join_miss(t, p, 0) != XLAT_OK &&
+               own_schedule(t, 1, retry_stale, p) != XLAT_OK) { /* no MSHR free: retry */
+        answer_pending(t, p, NULL, XLAT_ERR_NOMEM, t->name); /* never lose an accepted request */
     }
 }
 
