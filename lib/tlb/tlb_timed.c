@@ -250,34 +250,44 @@ static void wake_senders(xlat_tlb *t)
 
 /* ---- hits ------------------------------------------------------------ */
 
-/* A stale hit looks again: answered from what the TLB holds now, or sent
- * on as a miss, never answered with a removed entry. */
-static void serve_stale(xlat_tlb *t, struct tlb_pending *p)
+/* The entry the TLB holds now for `req`, if any. */
+static bool entry_now(xlat_tlb *t, const xlat_req *req, xlat_tlb_entry *e)
 {
-    struct tlb_way *w = xlat__tlb_find(t, p->req.pasid, p->req.vaddr, 0);
-    if (w) {
-        xlat_tlb_entry e;
-        xlat__tlb_way_to_entry(w, &e);
-        answer_pending(t, p, &e, XLAT_OK, t->name);
-    } else if (join_miss(t, p, 0) != XLAT_OK &&
-               own_schedule(t, 1, retry_stale, p) != XLAT_OK) { /* no MSHR free: retry */
+    struct tlb_way *w = xlat__tlb_find(t, req->pasid, req->vaddr, 0);
+    if (w)
+        xlat__tlb_way_to_entry(w, e);
+    return w != NULL;
+}
+
+/* A stale hit the TLB no longer holds goes on as a miss; with every MSHR
+ * busy it looks again next cycle. */
+static void wait_for_mshr(xlat_tlb *t, struct tlb_pending *p)
+{
+    if (join_miss(t, p, 0) != XLAT_OK && own_schedule(t, 1, retry_stale, p) != XLAT_OK)
         answer_pending(t, p, NULL, XLAT_ERR_NOMEM, t->name); /* never lose an accepted request */
-    }
 }
 
 static void retry_stale(void *arg)
 {
     struct tlb_pending *p = arg;
-    serve_stale(p->tlb, p);
+    xlat_tlb_entry e;
+    if (entry_now(p->tlb, &p->req, &e))
+        answer_pending(p->tlb, p, &e, XLAT_OK, p->tlb->name);
+    else
+        wait_for_mshr(p->tlb, p);
 }
 
-/* Hit `h` (out of the ring) lost its entry to an invalidation. */
+/* Hit `h` (out of the ring) was accepted before an invalidation: it is
+ * answered from what the TLB holds now, or sent on as a miss, never
+ * answered with a removed entry. */
 static void stale_hit(xlat_tlb *t, const struct tlb_hit *h)
 {
-    struct tlb_pending *p = xlat__pool_get(&t->timed->pending);
-    if (!p) { /* never lose an accepted request */
-        xlat_resp r;
-        make_resp(&r, &h->req, h->issued, NULL, XLAT_ERR_NOMEM, t->name);
+    xlat_tlb_entry e;
+    xlat_resp r;
+    bool held = entry_now(t, &h->req, &e);
+    struct tlb_pending *p = held ? NULL : xlat__pool_get(&t->timed->pending);
+    if (!p) { /* answered now: from the entry, or (never lost) for want of memory */
+        make_resp(&r, &h->req, h->issued, &e, held ? XLAT_OK : XLAT_ERR_NOMEM, t->name);
         send_answer(t, h->done, h->user, &r);
         return;
     }
@@ -286,7 +296,7 @@ static void stale_hit(xlat_tlb *t, const struct tlb_hit *h)
     p->done = h->done;
     p->user = h->user;
     p->issued = h->issued;
-    serve_stale(t, p);
+    wait_for_mshr(t, p);
 }
 
 /* Takes the oldest hit out of the ring; a sender refused for want of a
