@@ -43,7 +43,23 @@ extern "C" {
  * xlat_tlb_target()) accepts a request at cycle t: a hit is answered at
  * t + latency; a miss is forwarded to the next target at t + latency, and
  * when the answer comes back the entry is filled and every request waiting on
- * that miss is answered in that same cycle.
+ * that miss is answered in that same cycle. Answers are always delivered
+ * from inside xlat_tick() / xlat_advance(), never from inside the call that
+ * handed the TLB the request.
+ *
+ * **Structure and timed unit.** A TLB starts as a plain structure: lookup,
+ * insert, invalidation and replacement, with no ports, MSHRs or request
+ * records (a page walk cache or an IOMMU TLB uses it so). Its timed unit is
+ * allocated by the first call of xlat_tlb_set_next() or xlat_tlb_target(),
+ * the two calls that may allocate it; xlat_tlb_translate() never allocates
+ * it and refuses with ::XLAT_ERR_STATE until then.
+ *
+ * **Evictions.** Every victim (of an insert or of a timed fill) is reported
+ * to the slot set by xlat_tlb_set_evict_fn() first, then to each listener
+ * of xlat_tlb_evict_listen() in registration order. They are called once
+ * the insert is complete (the new entry in place, the count right), so a
+ * listener may use the TLB again, insert into it included, and add or
+ * remove listeners; a listener added during a report hears the next one.
  * @{
  */
 
@@ -72,7 +88,17 @@ typedef struct xlat_tlb_config {
     uint32_t    mshrs;       /**< distinct outstanding misses (timed use), >= 1 */
     uint32_t    ports;       /**< new lookups accepted per cycle (timed use), >= 1 */
     xlat_tlb_index index;    /**< set selection (default ::XLAT_TLB_INDEX_MODULO) */
+    /** Hits accepted and not yet answered, at most (timed use). 0 (the
+     *  default): ports × min(latency + 1, ::XLAT_TLB_HITS_PER_PORT), which
+     *  never refuses a hit below latency 256 and keeps a long-latency TLB's
+     *  memory bounded. A hit beyond it is refused with ::XLAT_ERR_AGAIN; a
+     *  sender waiting through the target's wait hook is woken when a hit is
+     *  answered. The timed unit reserves about 200 bytes per hit in flight. */
+    uint32_t    hits_in_flight;
 } xlat_tlb_config;
+
+/** @brief Hits in flight per port by default (see xlat_tlb_config::hits_in_flight). */
+#define XLAT_TLB_HITS_PER_PORT 256u
 
 /** @brief One translation held by a TLB: the translation record of target.h. */
 typedef xlat_translation xlat_tlb_entry;
@@ -94,12 +120,14 @@ typedef struct xlat_tlb_stats {
 /** @brief Eviction callback: `victim` left `tlb` to make room (valid during the call). */
 typedef void (*xlat_tlb_evict_fn)(void *user, xlat_tlb *tlb, const xlat_tlb_entry *victim);
 
-/** @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port. */
+/** @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port,
+ *         hits in flight from ports and latency. */
 XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
 
 /**
- * @brief Create a TLB on `ctx`. All storage is allocated here (an unbounded
- *        TLB grows by doubling in xlat_tlb_insert()).
+ * @brief Create a TLB on `ctx`. The structure's storage is allocated here (an
+ *        unbounded TLB grows by doubling in xlat_tlb_insert()); the timed
+ *        unit's by xlat_tlb_set_next() or xlat_tlb_target().
  * @param ctx the context whose clock, seed and allocator the TLB uses.
  * @param cfg the configuration (copied; `name` is copied too).
  * @param out receives the handle on success; untouched on failure.
@@ -172,7 +200,8 @@ XLAT_API size_t xlat_tlb_capacity(const xlat_tlb *tlb);
 /** @brief The TLB's name (owned by the TLB). */
 XLAT_API const char *xlat_tlb_name(const xlat_tlb *tlb);
 
-/** @brief Bytes of memory the TLB holds (structure, entries, replacement and timed state). */
+/** @brief Bytes of memory the TLB holds: structure, name, entries, replacement state,
+ *         listener lists and, once allocated, the timed unit. */
 XLAT_API size_t xlat_tlb_memory(const xlat_tlb *tlb);
 
 /**
@@ -191,13 +220,51 @@ XLAT_API int xlat_tlb_set_foreach(const xlat_tlb *tlb, uint32_t set,
 /** @brief Number of sets. */
 XLAT_API uint32_t xlat_tlb_sets(const xlat_tlb *tlb);
 
-/** @brief Register the eviction callback (fn NULL: none). Called for every victim, functional or timed. */
+/**
+ * @brief Set the TLB's single eviction slot (fn NULL: empty it). Called for
+ *        every victim, functional or timed, before the listeners of
+ *        xlat_tlb_evict_listen(). A second call replaces the first
+ *        (fn, user); listeners are not affected. Never allocates.
+ */
 XLAT_API void xlat_tlb_set_evict_fn(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *user);
+
+/**
+ * @brief Add an eviction listener: `fn(user, tlb, victim)` for every victim,
+ *        functional or timed, after the eviction slot and the listeners
+ *        added before it, once the TLB's state is consistent (see the
+ *        group's notes). The same (fn, user) added twice is called twice.
+ *
+ * May allocate (the listener list grows by doubling); reporting an
+ * eviction never does.
+ * @param tlb the TLB.
+ * @param fn the listener.
+ * @param user passed to `fn` (not owned).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL `tlb` or `fn` is NULL.
+ * @retval XLAT_ERR_NOMEM nothing was added.
+ */
+XLAT_API int xlat_tlb_evict_listen(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *user);
+
+/**
+ * @brief Remove the first listener added with this (fn, user). No other
+ *        listener (nor the slot of xlat_tlb_set_evict_fn()) is affected.
+ *        Allowed from inside a listener; a listener removed during a report
+ *        is not called for the rest of it. Never allocates.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL `tlb` or `fn` is NULL.
+ * @retval XLAT_ERR_NOT_FOUND no listener has this (fn, user).
+ */
+XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *user);
 
 /**
  * @brief Set the target that misses are forwarded to (copied). NULL: a miss
  *        is answered at t + latency with status ::XLAT_ERR_NOT_FOUND.
+ *
+ * May allocate: the first call (or xlat_tlb_target()) allocates the TLB's
+ * timed unit (ports, MSHRs, the hits in flight, request records).
+ * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `tlb` is NULL, or `next` has no translate function.
+ * @retval XLAT_ERR_NOMEM the timed unit could not be allocated; nothing changed.
  */
 XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
 
@@ -214,18 +281,28 @@ XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
  * 4 KiB virtual page; a second miss on the same key joins it (no new MSHR,
  * no new request downstream). Does not allocate once warm.
  * @retval XLAT_OK accepted: `done` will be called exactly once
- * @retval XLAT_ERR_AGAIN this cycle's ports are used, or a miss found every
- *         MSHR busy; nothing was taken
+ * @retval XLAT_ERR_AGAIN this cycle's ports are used, a miss found every
+ *         MSHR busy, or a hit found xlat_tlb_config::hits_in_flight hits
+ *         in flight; nothing was taken
  * @retval XLAT_ERR_INVAL NULL `tlb`, `req` or `done`
+ * @retval XLAT_ERR_STATE the TLB has no timed unit yet: call
+ *         xlat_tlb_set_next() (NULL for no next level) or xlat_tlb_target() first
  * @retval XLAT_ERR_NOMEM the request pool could not grow
  */
 XLAT_API int xlat_tlb_translate(xlat_tlb *tlb, const xlat_req *req, xlat_done_fn done,
                                 void *user);
 
-/** @brief This TLB as an ::xlat_target (to be the next level of another unit). */
+/**
+ * @brief This TLB as an ::xlat_target (to be the next level of another unit).
+ *
+ * May allocate: the first call (or xlat_tlb_set_next()) allocates the TLB's
+ * timed unit. If that fails (or `tlb` is NULL), the target's `translate` is
+ * NULL, which xlat_tlb_set_next() and the other units refuse, and
+ * xlat_ctx_errmsg() says why (::XLAT_ERR_NOMEM).
+ */
 XLAT_API xlat_target xlat_tlb_target(xlat_tlb *tlb);
 
-/** @brief MSHRs in use now. */
+/** @brief MSHRs in use now (0 before the timed unit exists). */
 XLAT_API uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *tlb);
 
 /** @brief Copy the counters into `*out` (zeros for a NULL tlb). */

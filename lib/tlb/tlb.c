@@ -101,6 +101,8 @@ static int init_storage(xlat_tlb *t)
 static void tlb_free(xlat_tlb *t)
 {
     xlat__tlb_timed_release(t);
+    xlat__tlb_hooks_release(t->ctx, &t->evict_listeners);
+    xlat__tlb_hooks_release(t->ctx, &t->inval_observers);
     free_arrays(t);
     xlat__strfree(t->ctx, t->name);
     xlat__free(t->ctx, t, sizeof(*t));
@@ -113,7 +115,9 @@ int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_tlb_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_tlb_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_tlb_config");
+    /* The first released config ended at `index`; later fields keep their defaults. */
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, offsetof(xlat_tlb_config, hits_in_flight),
+                               "xlat_tlb_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)
@@ -126,7 +130,8 @@ int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
     t->name = xlat__strdup(ctx, c.name ? c.name : "tlb");
     t->cfg.name = t->name;
     xlat__rng_stream(ctx, &t->rng);
-    if (!t->name || init_storage(t) != XLAT_OK || xlat__tlb_timed_init(t) != XLAT_OK) {
+    /* The timed unit is allocated by the first call that needs it. */
+    if (!t->name || init_storage(t) != XLAT_OK) {
         tlb_free(t);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_tlb_create: out of memory for %s",
                           c.name ? c.name : "tlb");
@@ -169,9 +174,11 @@ struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int 
 
 void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w)
 {
-    size_t i = (size_t)(w - t->way);
-    uint32_t set = (uint32_t)(i / t->ways);
-    t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)(i % t->ways));
+    /* The set from the vpn, not from the way's index: no division on the
+     * hit path. */
+    uint32_t set = xlat__tlb_set_of(t, w->vpn);
+    size_t way = (size_t)(w - (t->way + (size_t)set * t->ways));
+    t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)way);
 }
 
 void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)

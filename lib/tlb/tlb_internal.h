@@ -45,13 +45,29 @@ void xlat__repl_way_order(const xlat_tlb *t, const uint64_t *state, uint32_t *or
 
 struct tlb_timed; /* tlb_timed.c */
 
+/* A list of callbacks (tlb_observe.c): eviction listeners, or the
+ * observers of invalidations. Removing one while the list is being called
+ * leaves a hole, filled once the outermost call is over, so that a
+ * callback may add or remove callbacks (itself included). */
+struct tlb_hook {
+    void (*fn)(void); /* cast back to the list's own type before a call */
+    void *user;
+};
+
+struct tlb_hooks {
+    struct tlb_hook *v;
+    uint32_t n, cap;
+    uint32_t depth; /* calls of the list in progress */
+    bool holes;
+};
+
 struct xlat_tlb {
     xlat_ctx *ctx;
     char *name;
     xlat_tlb_config cfg;
     const struct tlb_repl_ops *repl;
     uint32_t sets, ways;
-    uint64_t set_mask;     /* sets - 1 when sets is a power of two, else 0 */
+    uint64_t set_mask;     /* sets - 1 when sets is a power of two, else UINT64_MAX */
     int unbounded;         /* grows instead of evicting */
     struct tlb_way *way;   /* sets * ways */
     uint64_t *repl_state;  /* sets * repl_words */
@@ -62,10 +78,11 @@ struct xlat_tlb {
     uint64_t shift_mask;   /* bit s set: some entry has page_shift s */
     uint32_t shift_count[64];
     xlat_tlb_stats stats;
-    xlat_tlb_evict_fn evict_fn;
+    xlat_tlb_evict_fn evict_fn; /* the single slot of xlat_tlb_set_evict_fn() */
     void *evict_user;
-    struct tlb_timed *timed;
-    uint64_t epoch;        /* counts invalidations, for requests in flight */
+    struct tlb_hooks evict_listeners; /* xlat_tlb_evict_listen(), in order */
+    struct tlb_hooks inval_observers; /* internal: the timed unit */
+    struct tlb_timed *timed;          /* NULL until a timed call needs it */
 };
 
 /* Finds (pasid, vaddr) among the page sizes present; NULL on a miss. With
@@ -79,7 +96,8 @@ static inline uint32_t xlat__tlb_set_of(const xlat_tlb *t, uint64_t vpn)
 {
     if (t->cfg.index == XLAT_TLB_INDEX_HASH)
         vpn = xlat__mix64(vpn);
-    return (uint32_t)(t->set_mask ? vpn & t->set_mask : vpn % t->sets);
+    /* No division for a power of two, one set included. */
+    return (uint32_t)(t->set_mask != UINT64_MAX ? vpn & t->set_mask : vpn % t->sets);
 }
 
 static inline uint64_t *xlat__tlb_set_state(const xlat_tlb *t, uint32_t set)
@@ -90,12 +108,16 @@ static inline uint64_t *xlat__tlb_set_state(const xlat_tlb *t, uint32_t set)
 static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)
 {
     t->sets = sets;
-    t->set_mask = xlat__is_pow2(sets) ? sets - 1 : 0;
+    t->set_mask = xlat__is_pow2(sets) ? sets - 1 : UINT64_MAX;
 }
 
-int xlat__tlb_timed_init(xlat_tlb *t);
+/* The timed unit (tlb_timed.c): allocated by the calls that may allocate
+ * (xlat_tlb_set_next, xlat_tlb_target), so that a TLB used only as a
+ * structure pays nothing for it. */
+int xlat__tlb_timed_ensure(xlat_tlb *t);
 void xlat__tlb_timed_release(xlat_tlb *t);
 size_t xlat__tlb_timed_bytes(const xlat_tlb *t);
+
 /* What an invalidation removed: everything, one address space, or the
  * translations of one address. */
 struct tlb_shootdown {
@@ -105,8 +127,22 @@ struct tlb_shootdown {
     uint64_t vaddr;
 };
 
-/* Tells the timed unit what was invalidated, so nothing in flight answers
- * or fills with it. */
-void xlat__tlb_timed_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd);
+/* An observer of invalidations: told what was removed, after the array has
+ * removed it (the timed unit, so that nothing in flight answers or fills
+ * with it). */
+typedef void (*tlb_inval_fn)(void *user, const struct tlb_shootdown *sd);
+
+/* The lists (tlb_observe.c). Adding may allocate (XLAT_ERR_NOMEM);
+ * removing takes the first matching (fn, user), XLAT_ERR_NOT_FOUND if none. */
+int xlat__tlb_hooks_add(xlat_ctx *ctx, struct tlb_hooks *h, void (*fn)(void), void *user);
+int xlat__tlb_hooks_remove(struct tlb_hooks *h, void (*fn)(void), void *user);
+void xlat__tlb_hooks_release(xlat_ctx *ctx, struct tlb_hooks *h);
+size_t xlat__tlb_hooks_bytes(const struct tlb_hooks *h);
+int xlat__tlb_observe(xlat_tlb *t, tlb_inval_fn fn, void *user);
+void xlat__tlb_unobserve(xlat_tlb *t, tlb_inval_fn fn, void *user);
+/* Calls the observers; the array's state is final by then. */
+void xlat__tlb_notify_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd);
+/* Calls the eviction slot, then every listener in registration order. */
+void xlat__tlb_notify_evicted(xlat_tlb *t, const xlat_tlb_entry *gone);
 
 #endif

@@ -97,20 +97,18 @@ static int check_entry(const xlat_tlb *t, const xlat_tlb_entry *e)
     return XLAT_OK;
 }
 
-/* Evicts the policy's victim of a full `set` and returns its way index. */
-static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *victim)
+/* Evicts the policy's victim of a full `set` into `*gone` and returns its
+ * way index. The eviction callback is not called here: the caller first
+ * puts the new entry in the way, so that a callback that inserts into this
+ * TLB finds it consistent. */
+static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
 {
     uint32_t slot = t->repl->victim(t, xlat__tlb_set_state(t, set));
     struct tlb_way *w = &t->way[(size_t)set * t->ways + slot];
-    xlat_tlb_entry gone;
-    xlat__tlb_way_to_entry(w, &gone);
+    xlat__tlb_way_to_entry(w, gone);
     count_shift(t, w->page_shift, -1);
     memset(w, 0, sizeof(*w));
     t->stats.evictions++;
-    if (victim)
-        *victim = gone;
-    if (t->evict_fn)
-        t->evict_fn(t->evict_user, t, &gone);
     return slot;
 }
 
@@ -149,12 +147,19 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
         slot = free_way(t->way, t->ways, set);
     }
     int evicted = slot == t->ways;
+    xlat_tlb_entry gone;
     if (evicted)
-        slot = evict(t, set, victim);
+        slot = evict(t, set, &gone);
     entry_to_way(e, &t->way[(size_t)set * t->ways + slot]);
     count_shift(t, e->page_shift, +1);
     t->repl->on_fill(t, xlat__tlb_set_state(t, set), slot);
     t->stats.inserts++;
+    if (evicted) {
+        if (victim)
+            *victim = gone;
+        /* Last: a listener may insert into this TLB again. */
+        xlat__tlb_notify_evicted(t, &gone);
+    }
     return evicted;
 }
 
@@ -169,7 +174,7 @@ int xlat_tlb_invalidate(xlat_tlb *t, uint32_t pasid, uint64_t vaddr)
         removed++;
     }
     struct tlb_shootdown sd = {.pasid = pasid, .vaddr = vaddr};
-    xlat__tlb_timed_invalidated(t, &sd);
+    xlat__tlb_notify_invalidated(t, &sd);
     return removed ? XLAT_OK : XLAT_ERR_NOT_FOUND;
 }
 
@@ -185,7 +190,7 @@ int xlat_tlb_invalidate_pasid(xlat_tlb *t, uint32_t pasid)
         }
     }
     struct tlb_shootdown sd = {.whole_space = 1, .pasid = pasid};
-    xlat__tlb_timed_invalidated(t, &sd);
+    xlat__tlb_notify_invalidated(t, &sd);
     return removed;
 }
 
@@ -200,5 +205,5 @@ void xlat_tlb_flush(xlat_tlb *t)
     t->shift_mask = 0;
     t->count = 0;
     struct tlb_shootdown sd = {.all = 1};
-    xlat__tlb_timed_invalidated(t, &sd);
+    xlat__tlb_notify_invalidated(t, &sd);
 }

@@ -1,0 +1,435 @@
+/* The TLB as a timed unit apart from its array: bounded state in flight,
+ * the memory it costs, and when it answers. */
+#include "testutil.h"
+
+#define MAX_DONE 300
+
+static struct {
+    xlat_ctx *ctx;
+    xlat_tlb *t;
+    xlat_resp done[MAX_DONE];
+    int n;
+    int woken;
+} h;
+
+static void setup(void)
+{
+    memset(&h, 0, sizeof(h));
+    h.ctx = test_ctx(3, NULL);
+}
+
+static void teardown(void)
+{
+    xlat_tlb_destroy(h.t);
+    xlat_ctx_destroy(h.ctx);
+}
+
+static void on_done(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_int_lt(h.n, MAX_DONE);
+    h.done[h.n++] = *r;
+}
+
+static xlat_tlb *timed(uint32_t entries, uint32_t latency, uint32_t ports)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb *t = NULL;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.entries = entries;
+    cfg.ways = 4;
+    cfg.latency = latency;
+    cfg.ports = ports;
+    ck_assert_msg(xlat_tlb_create(h.ctx, &cfg, &t) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+    ck_assert_int_eq(xlat_tlb_set_next(t, NULL), XLAT_OK);
+    return t;
+}
+
+static void preload(xlat_tlb *t, uint64_t vpn)
+{
+    xlat_tlb_entry e = {.pasid = 1, .vpn = vpn, .pfn = 0x500 + vpn, .page_shift = 12,
+                        .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_tlb_insert(t, &e, NULL), 0);
+}
+
+static int send(uint64_t id, uint64_t vaddr)
+{
+    xlat_req req = {.id = id, .vaddr = vaddr, .pasid = 1, .access = XLAT_ACCESS_READ};
+    return xlat_tlb_translate(h.t, &req, on_done, NULL);
+}
+
+static void retry_after_wait(void *user)
+{
+    (void)user;
+    h.woken++;
+    ck_assert_int_eq(send(999, 0x7000), XLAT_OK);
+}
+
+/* A TLB at latency 10^6 holds what its ports can keep in flight up to the
+ * default bound, not a record per cycle of latency; it still answers every
+ * hit exactly `latency` cycles after it was accepted. */
+START_TEST(long_latency_memory_is_bounded)
+{
+    xlat_tlb *short_one = timed(64, 255, 1);
+    h.t = timed(64, 1000000, 1);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), xlat_tlb_memory(short_one));
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 51986); /* 160,005,530 before the bound */
+    xlat_tlb_destroy(short_one);
+    preload(h.t, 7);
+    for (uint64_t i = 0; i < XLAT_TLB_HITS_PER_PORT; i++) {
+        ck_assert_int_eq(send(i, 0x7000 + i), XLAT_OK);
+        xlat_tick(h.ctx);
+    }
+    /* Every hit slot is in flight: refused, and woken by the first answer. */
+    ck_assert_int_eq(send(998, 0x7000), XLAT_ERR_AGAIN);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "every hit slot is in flight"));
+    xlat_target tg = xlat_tlb_target(h.t);
+    ck_assert_int_eq(tg.wait(tg.unit, retry_after_wait, NULL), XLAT_OK);
+    xlat_advance(h.ctx, 1000000 - xlat_now(h.ctx) - 1);
+    ck_assert_int_eq(h.n, 0);
+    ck_assert_int_eq(h.woken, 0);
+    xlat_tick(h.ctx);
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_uint_eq(h.done[0].completed, 1000000);
+    ck_assert_uint_eq(h.done[0].pfn, 0x507);
+    ck_assert_int_eq(h.woken, 1);
+    xlat_advance(h.ctx, 1000000);
+    ck_assert_int_eq(h.n, XLAT_TLB_HITS_PER_PORT + 1);
+    for (int i = 0; i < (int)XLAT_TLB_HITS_PER_PORT; i++) {
+        ck_assert_uint_eq(h.done[i].id, (uint64_t)i);
+        ck_assert_uint_eq(h.done[i].completed, 1000000 + (uint64_t)i);
+    }
+    ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].id, 999);
+    ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].issued, 1000000);
+    ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].completed, 2000000);
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(h.t, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+    ck_assert_uint_eq(st.hits, XLAT_TLB_HITS_PER_PORT + 1);
+}
+END_TEST
+
+/* A configured bound: two hits in flight on a 4-port TLB. */
+START_TEST(configured_hits_in_flight)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.latency = 3;
+    cfg.ports = 4;
+    cfg.hits_in_flight = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, NULL), XLAT_OK);
+    preload(h.t, 1);
+    ck_assert_int_eq(send(1, 0x1000), XLAT_OK);
+    ck_assert_int_eq(send(2, 0x1000), XLAT_OK);
+    ck_assert_int_eq(send(3, 0x1000), XLAT_ERR_AGAIN);
+    ck_assert_int_eq(send(4, 0x2000), XLAT_OK); /* a miss takes no hit slot */
+    xlat_advance(h.ctx, 3);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_int_eq(send(5, 0x1000), XLAT_OK);
+    xlat_advance(h.ctx, 3);
+    ck_assert_int_eq(h.n, 4);
+    ck_assert_uint_eq(h.done[3].id, 5);
+    ck_assert_uint_eq(h.done[3].completed, 6);
+}
+END_TEST
+
+/* A TLB used as a structure carries no timed state: a 16-entry,
+ * fully associative LRU TLB is its struct, its name, 16 ways of 32 bytes
+ * and 16 LRU stamps of 8 bytes. */
+START_TEST(functional_tlb_bytes)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "pwc";
+    cfg.entries = 16;
+    cfg.ways = 16;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    size_t bytes = xlat_tlb_memory(h.t);
+    ck_assert_uint_eq(bytes, 1228);
+    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 584); /* the struct */
+    preload(h.t, 3);
+    ck_assert_int_eq(xlat_tlb_lookup(h.t, 1, 0x3000, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0x3000), XLAT_OK);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 1228);
+    /* Not a timed unit until set_next or target: translate refuses. */
+    ck_assert_int_eq(send(1, 0x3000), XLAT_ERR_STATE);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "not a timed unit"));
+    ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.t), 0);
+    xlat_target tg = xlat_tlb_target(h.t);
+    ck_assert_ptr_nonnull(tg.translate);
+    ck_assert_uint_gt(xlat_tlb_memory(h.t), 1228);
+    ck_assert_int_eq(send(1, 0x3000), XLAT_OK);
+    xlat_advance(h.ctx, 1);
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_int_eq(h.done[0].status, XLAT_ERR_NOT_FOUND);
+}
+END_TEST
+
+/* Allocating the timed unit fails cleanly at every allocation it makes:
+ * NOMEM, nothing leaked, the structure unchanged, and a later call works. */
+START_TEST(timed_unit_out_of_memory)
+{
+    static counting_alloc ca; /* outlives the test: the teardown frees through it */
+    counting_alloc_init(&ca);
+    xlat_ctx_destroy(h.ctx);
+    h.ctx = test_ctx(3, &ca);
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    preload(h.t, 2);
+    size_t base = ca.live_bytes, bytes = xlat_tlb_memory(h.t);
+    long n = 0;
+    for (;; n++) {
+        ca.fail_after = n;
+        int rc = xlat_tlb_set_next(h.t, NULL);
+        ca.fail_after = -1;
+        if (rc == XLAT_OK)
+            break;
+        ck_assert_int_eq(rc, XLAT_ERR_NOMEM);
+        ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "timed unit"));
+        ck_assert_uint_eq(ca.live_bytes, base);
+        ck_assert_uint_eq(xlat_tlb_memory(h.t), bytes);
+        ck_assert_int_eq(send(1, 0x2000), XLAT_ERR_STATE);
+        ck_assert_int_eq(xlat_tlb_probe(h.t, 1, 0x2000, NULL), XLAT_OK);
+    }
+    ck_assert_int_eq(n, 6); /* unit, hit ring, MSHRs, wait queue, pool, observer list */
+    xlat_tlb_destroy(h.t);
+    h.t = NULL;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    ca.fail_after = 0;
+    xlat_target tg = xlat_tlb_target(h.t);
+    ca.fail_after = -1;
+    ck_assert_ptr_null(tg.translate);
+    xlat_tlb *l1;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &l1), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_set_next(l1, &tg), XLAT_ERR_INVAL);
+    xlat_tlb_destroy(l1);
+}
+END_TEST
+
+/* ---- completion rule: `done` never runs inside xlat_tlb_translate ---- */
+
+static int inside_translate; /* depth of the host's calls into translate */
+static int resend;           /* requests the done callback sends on */
+
+static int host_send(uint64_t id, uint64_t vaddr);
+
+static void strict_done(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_msg(!inside_translate, "done of request %llu ran inside translate",
+                  (unsigned long long)r->id);
+    on_done(NULL, r);
+    if (resend > 0) { /* a new request from inside the callback is legal */
+        resend--;
+        ck_assert_int_eq(host_send(r->id + 100, r->vaddr), XLAT_OK);
+    }
+}
+
+static int host_send(uint64_t id, uint64_t vaddr)
+{
+    xlat_req req = {.id = id, .vaddr = vaddr, .pasid = 1, .access = XLAT_ACCESS_READ};
+    inside_translate++;
+    int rc = xlat_tlb_translate(h.t, &req, strict_done, NULL);
+    inside_translate--;
+    return rc;
+}
+
+/* A next level that answers inside its own translate call, as a host's
+ * zero-latency cache might: frame = page + 0x900. */
+static int immediate_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    (void)unit;
+    xlat_resp r = {.id = req->id, .vaddr = req->vaddr, .pasid = req->pasid, .status = XLAT_OK,
+                   .pfn = (req->vaddr >> 12) + 0x900, .page_shift = 12, .perm = XLAT_PERM_R,
+                   .resolver = "host"};
+    r.paddr = r.pfn << 12;
+    done(user, &r);
+    return XLAT_OK;
+}
+
+static void zero_latency_tlb(void)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.latency = 0;
+    cfg.ports = 4;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_target next = {immediate_translate, NULL, NULL};
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &next), XLAT_OK);
+    inside_translate = 0;
+    resend = 0;
+}
+
+START_TEST(latency_zero_hits_answer_outside_translate)
+{
+    zero_latency_tlb();
+    preload(h.t, 4);
+    xlat_advance(h.ctx, 10);
+    resend = 2; /* two answers each send one more hit, from the callback */
+    ck_assert_int_eq(host_send(1, 0x4000), XLAT_OK);
+    ck_assert_int_eq(host_send(2, 0x4008), XLAT_OK);
+    ck_assert_int_eq(h.n, 0);
+    xlat_advance(h.ctx, 0); /* what is due now */
+    ck_assert_int_eq(h.n, 4);
+    const uint64_t ids[] = {1, 2, 101, 102};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+        ck_assert_uint_eq(h.done[i].issued, 10);
+        ck_assert_uint_eq(h.done[i].completed, 10);
+        ck_assert_uint_eq(h.done[i].pfn, 0x504);
+    }
+}
+END_TEST
+
+START_TEST(immediate_next_level_answers_misses_outside_translate)
+{
+    zero_latency_tlb();
+    xlat_advance(h.ctx, 5);
+    resend = 1; /* the first answer sends a hit on the page it filled */
+    ck_assert_int_eq(host_send(1, 0x6000), XLAT_OK);
+    ck_assert_int_eq(host_send(2, 0x6010), XLAT_OK); /* joins the MSHR */
+    ck_assert_int_eq(host_send(3, 0x8000), XLAT_OK);
+    ck_assert_int_eq(h.n, 0);
+    xlat_advance(h.ctx, 0);
+    ck_assert_int_eq(h.n, 4);
+    const uint64_t ids[] = {1, 2, 3, 101};
+    const uint64_t pfn[] = {0x906, 0x906, 0x908, 0x906};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+        ck_assert_uint_eq(h.done[i].completed, 5);
+        ck_assert_uint_eq(h.done[i].pfn, pfn[i]);
+    }
+    ck_assert_str_eq(h.done[0].resolver, "host");
+    ck_assert_str_eq(h.done[3].resolver, "t"); /* a hit on the filled entry */
+    /* A hit whose entry is shot down before its answer goes on as a miss,
+     * still answered outside translate. */
+    xlat_tick(h.ctx); /* this cycle's four ports are used */
+    ck_assert_int_eq(host_send(4, 0x6000), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0x6000), XLAT_OK);
+    xlat_advance(h.ctx, 0);
+    ck_assert_int_eq(h.n, 5);
+    ck_assert_uint_eq(h.done[4].id, 4);
+    ck_assert_uint_eq(h.done[4].completed, 6);
+    ck_assert_str_eq(h.done[4].resolver, "host");
+}
+END_TEST
+
+static void host_event(void *user)
+{
+    (void)user;
+    xlat_resp marker = {.id = 999};
+    on_done(NULL, &marker);
+}
+
+/* Hits share one event per cycle, yet answers keep the order one event
+ * per hit gave: a miss accepted between two hits is forwarded between
+ * their answers, and a hit sent from a callback at latency 0 is answered
+ * after every event already due, the host's included. */
+START_TEST(same_cycle_order_as_one_event_per_hit)
+{
+    zero_latency_tlb();
+    preload(h.t, 4);
+    xlat_advance(h.ctx, 3);
+    resend = 1; /* the first answer sends hit 101 */
+    ck_assert_int_eq(host_send(1, 0x4000), XLAT_OK);
+    ck_assert_int_eq(host_send(2, 0x9000), XLAT_OK); /* a miss, answered by the host at once */
+    ck_assert_int_eq(host_send(3, 0x4000), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(h.ctx, 0, host_event, NULL), XLAT_OK);
+    xlat_advance(h.ctx, 0);
+    ck_assert_int_eq(h.n, 5);
+    const uint64_t ids[] = {1, 2, 3, 999, 101};
+    for (int i = 0; i < 5; i++)
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+    ck_assert_uint_eq(h.done[4].completed, 3);
+}
+END_TEST
+
+static void never_fires(void *user) { (void)user; }
+
+/* Fills the context's event pool: the next schedule must allocate. */
+static void fill_event_pool(counting_alloc *ca)
+{
+    size_t allocs = ca->allocs, before;
+    do {
+        before = xlat_pending_events(h.ctx);
+        ck_assert_int_eq(xlat_schedule(h.ctx, 1000000000, never_fires, NULL), XLAT_OK);
+    } while (ca->allocs == allocs);
+    size_t capacity = 2 * before; /* the pool doubled when it held `before` */
+    while (xlat_pending_events(h.ctx) < capacity)
+        ck_assert_int_eq(xlat_schedule(h.ctx, 1000000000, never_fires, NULL), XLAT_OK);
+}
+
+/* Two hits lose their entry to an invalidation while the only MSHR is
+ * busy: each must retry a cycle later, and the second retry cannot be
+ * scheduled (the event pool cannot grow). It is answered with
+ * XLAT_ERR_NOMEM instead of being lost; the first completes normally. */
+START_TEST(stale_hit_is_not_lost_when_its_retry_cannot_be_scheduled)
+{
+    static counting_alloc ca; /* outlives the test: the teardown frees through it */
+    counting_alloc_init(&ca);
+    xlat_ctx_destroy(h.ctx);
+    h.ctx = test_ctx(3, &ca);
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.mshrs = 1;
+    cfg.ports = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_fixed_config fc;
+    xlat_fixed *mem;
+    xlat_fixed_config_init(&fc);
+    fc.name = "mem";
+    fc.latency = 100;
+    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
+    xlat_target tm = xlat_fixed_target(mem);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    preload(h.t, 0xA);
+    ck_assert_int_eq(send(1, 0xB000), XLAT_OK); /* takes the MSHR until 101 */
+    xlat_tick(h.ctx);
+    ck_assert_int_eq(send(2, 0xA000), XLAT_OK);
+    ck_assert_int_eq(send(3, 0xA000), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0xA000), XLAT_OK);
+    fill_event_pool(&ca);
+    ca.fail_after = 0;
+    xlat_tick(h.ctx);
+    ca.fail_after = -1;
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_uint_eq(h.done[0].id, 3);
+    ck_assert_int_eq(h.done[0].status, XLAT_ERR_NOMEM);
+    ck_assert_uint_eq(h.done[0].completed, 2);
+    xlat_advance(h.ctx, 300);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_uint_eq(h.done[1].id, 1);
+    ck_assert_uint_eq(h.done[1].completed, 101);
+    ck_assert_uint_eq(h.done[2].id, 2);
+    ck_assert_uint_eq(h.done[2].completed, 201); /* forwarded when the MSHR freed */
+    ck_assert_str_eq(h.done[2].resolver, "mem");
+    xlat_tlb_destroy(h.t);
+    h.t = NULL;
+    xlat_fixed_destroy(mem);
+}
+END_TEST
+
+Suite *tlb_unit_suite(void)
+{
+    Suite *s = suite_create("tlb_unit");
+    TCase *tc = test_case(s, "bounds");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, long_latency_memory_is_bounded);
+    tcase_add_test(tc, configured_hits_in_flight);
+    tc = test_case(s, "structure");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, functional_tlb_bytes);
+    tcase_add_test(tc, timed_unit_out_of_memory);
+    tc = test_case(s, "completion");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, latency_zero_hits_answer_outside_translate);
+    tcase_add_test(tc, immediate_next_level_answers_misses_outside_translate);
+    tcase_add_test(tc, same_cycle_order_as_one_event_per_hit);
+    tcase_add_test(tc, stale_hit_is_not_lost_when_its_retry_cannot_be_scheduled);
+    return s;
+}
