@@ -971,21 +971,33 @@ START_TEST(below_an_l2_tlb)
 }
 END_TEST
 
-/* The request pool cannot grow: refused, nothing called, nothing lost. */
+/* Once created the GMMU allocates nothing: with every allocation failing
+ * it still accepts requests up to its records, refuses the next with
+ * XLAT_ERR_AGAIN (admission, not XLAT_ERR_NOMEM), and answers every
+ * accepted one. The first round warms the IOMMU responder, which is not
+ * under test here. */
 START_TEST(out_of_memory)
 {
     d2_world();
-    gmmu(XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
-    for (uint64_t id = 1; id <= 64; id++) /* the initial pool */
-        send(id, LOCAL_VA(id % LOCAL_PAGES));
-    f.ca.fail_after = 0;
-    ck_assert_int_eq(send_pasid(65, LOCAL_VA(0), PASID), XLAT_ERR_NOMEM);
-    f.ca.fail_after = -1;
-    drain();
-    ck_assert_int_eq(f.ndone, 64);
-    ck_assert_uint_eq(stats().requests, 64);
-    xlat_gmmu *g = NULL;
     xlat_gmmu_config c;
+    gmmu_cfg(&c, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
+    c.max_outstanding = 64;
+    gmmu_with(&c);
+    for (int round = 0; round < 2; round++) {
+        f.ca.fail_after = round ? 0 : -1;
+        for (uint64_t id = 1; id <= 64; id++)
+            send(id + 100 * (uint64_t)round, LOCAL_VA(id % LOCAL_PAGES));
+        ck_assert_int_eq(send_pasid(65, LOCAL_VA(0), PASID), XLAT_ERR_AGAIN);
+        ck_assert_str_eq(xlat_ctx_errmsg(f.ctx), "gmmu gpu0.gmmu: max_outstanding requests in flight");
+        drain();
+    }
+    f.ca.fail_after = -1;
+    ck_assert_int_eq(f.ndone, 128);
+    for (int i = 0; i < f.ndone; i++)
+        ck_assert_int_eq(f.done[i].status, XLAT_OK);
+    ck_assert_uint_eq(stats().requests, 128);
+    ck_assert_uint_eq(stats().refusals, 2);
+    xlat_gmmu *g = NULL;
     gmmu_cfg(&c, XLAT_GMMU_DISTRIBUTED, XLAT_GMMU_ROUTE_LOCAL, 10000);
     for (long n = 0; n < 3; n++) {
         f.ca.fail_after = n;
