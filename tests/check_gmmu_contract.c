@@ -301,6 +301,205 @@ START_TEST(refused_sender_is_woken)
 }
 END_TEST
 
+/* ---- (c) nothing allocated, nothing beyond the budget ------------------------ */
+
+static void nothing(void *arg) { (void)arg; }
+
+/* Grows the context's event pool past what the walker's and the host's
+ * own events (xlat_schedule) can need, so that an allocation counted
+ * under load can only be the GMMU's. */
+static void pregrow_events(void)
+{
+    for (int i = 0; i < 2048; i++)
+        ck_assert_int_eq(xlat_schedule(gf.ctx, 1, nothing, NULL), XLAT_OK);
+    gf_run_until(xlat_now(gf.ctx) + 1);
+}
+
+/* Walker, IOMMU path and context warmed by a first run: the GMMU, created
+ * after it, allocates nothing in a busy second run (every route, records
+ * full, both sides refusing) and posts within its budget. */
+START_TEST(no_allocation_under_load)
+{
+    host_world(40, 4); /* the host takes 4 at once: the IOMMU side queues */
+    gf_gmmu(XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000); /* warms the host's slots */
+    pregrow_events();
+    for (uint64_t i = 0; i < 64; i++)
+        (void)gf_send_pasid(i, REMOTE_VA(i), PASID);
+    gf_drain();
+    xlat_gmmu_destroy(gf.g);
+    xlat_gmmu_config c;
+    gf_cfg(&c, XLAT_GMMU_DYNAMIC, XLAT_GMMU_ROUTE_PARALLEL, 300); /* the route moves */
+    c.max_outstanding = 24;
+    c.epoch_fn = NULL;
+    size_t before = gf.ca.allocs;
+    host_gmmu(&c);
+    ck_assert_uint_gt(gf.ca.allocs, before);
+    before = gf.ca.allocs;
+    uint64_t s = 7, sent = 0, refused = 0;
+    for (uint64_t id = 1000; xlat_now(gf.ctx) < 6000; gf_run_until(xlat_now(gf.ctx) + 1)) {
+        for (int k = 0; k < 2; k++, id++) {
+            /* Mostly remote, then mostly local, by turns of 1500 cycles. */
+            uint64_t pick = test_rand(&s) % 100;
+            uint64_t local_pct = (xlat_now(gf.ctx) / 1500) % 2 ? 90 : 10;
+            uint64_t va = pick < local_pct ? LOCAL_VA(pick % LOCAL_PAGES) : REMOTE_VA(pick);
+            int rc = gf_send_pasid(id, va, PASID);
+            ck_assert(rc == XLAT_OK || rc == XLAT_ERR_AGAIN);
+            sent += rc == XLAT_OK;
+            refused += rc == XLAT_ERR_AGAIN;
+        }
+    }
+    gf_drain();
+    ck_assert_uint_eq(gf.ca.allocs, before);
+    xlat_gmmu_stats st = gf_stats();
+    ck_assert_uint_eq(st.completed, sent);
+    ck_assert_uint_eq(st.refusals, refused);
+    ck_assert_uint_gt(refused, 0);
+    ck_assert_uint_gt(st.iommu_retries, 0);
+    ck_assert_uint_gt(st.routed[XLAT_GMMU_ROUTE_PARALLEL], 0);
+    ck_assert_uint_gt(st.routed[XLAT_GMMU_ROUTE_BYPASS] + st.routed[XLAT_GMMU_ROUTE_LOCAL], 0);
+    ck_assert_uint_eq(xlat__events_overruns(gf.ctx), 0);
+}
+END_TEST
+
+/* Senders that wait on the GMMU's wait hook, each sending its next request
+ * from inside `done`, against a GMMU of 16 records: the events the GMMU
+ * has pending at once never exceed what it reserved at create. Only the
+ * GMMU and the host post here, so the GMMU's count is the context's less
+ * the host's. */
+#define SENDERS 100
+#define PER_SENDER 20
+
+static struct {
+    uint64_t next[SENDERS];
+    size_t peak, budget;
+    size_t polls; /* host events of senders the wait queue had no room for */
+    int answered;
+} load;
+
+static void sender_go(void *arg);
+static void sender_poll(void *arg);
+
+static void note_peak(void)
+{
+    size_t mine = xlat_pending_events(gf.ctx) - host.events - load.polls;
+    if (mine > load.peak)
+        load.peak = mine;
+}
+
+static void sender_done(void *user, const xlat_resp *r)
+{
+    ck_assert(!gf.in_translate);
+    ck_assert_int_eq(r->status, XLAT_OK);
+    load.answered++;
+    note_peak();
+    sender_go(user);
+}
+
+/* Sends the sender's next request; refused, waits for a record. */
+static void sender_go(void *arg)
+{
+    uintptr_t k = (uintptr_t)arg;
+    if (load.next[k] == PER_SENDER)
+        return;
+    xlat_req req = {.id = k * 1000 + load.next[k], .vaddr = REMOTE_VA(k), .pasid = PASID};
+    gf.in_translate = 1;
+    int rc = xlat_gmmu_translate(gf.g, &req, sender_done, arg);
+    gf.in_translate = 0;
+    note_peak();
+    if (rc == XLAT_OK) {
+        load.next[k]++;
+        return;
+    }
+    ck_assert_int_eq(rc, XLAT_ERR_AGAIN);
+    xlat_target t = xlat_gmmu_target(gf.g);
+    if (t.wait(t.unit, sender_go, arg) == XLAT_OK)
+        return;
+    load.polls++; /* more senders wait than the GMMU remembers: poll */
+    ck_assert_int_eq(xlat_schedule(gf.ctx, 1, sender_poll, arg), XLAT_OK);
+}
+
+static void sender_poll(void *arg)
+{
+    load.polls--;
+    sender_go(arg);
+}
+
+static void budget_run(uint32_t later, uint32_t host_max)
+{
+    host_world(later, host_max);
+    memset(&load, 0, sizeof(load));
+    xlat_gmmu_config c;
+    gf_cfg(&c, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
+    c.max_outstanding = 16;
+    size_t reserved = gf.ctx->wheel.reserved;
+    host_gmmu(&c);
+    load.budget = gf.ctx->wheel.reserved - reserved;
+    for (uintptr_t k = 0; k < SENDERS; k++)
+        sender_go((void *)k);
+    gf_drain();
+    ck_assert_int_eq(load.answered, SENDERS * PER_SENDER);
+    ck_assert_msg(load.peak <= load.budget, "%zu events pending, %zu reserved", load.peak,
+                  load.budget);
+    ck_assert_uint_eq(xlat__events_overruns(gf.ctx), 0);
+    ck_assert_uint_eq(xlat_gmmu_outstanding(gf.g), 0);
+    gf_teardown();
+}
+
+START_TEST(events_within_budget)
+{
+    budget_run(0, 0); /* every answer inside the host's call: one delivery event each */
+    budget_run(1, 4); /* the host later, refusing beyond 4: the IOMMU side queues */
+    budget_run(7, 0);
+}
+END_TEST
+
+/* ---- (d) a create that cannot allocate --------------------------------------- */
+
+/* Fails the k-th allocation of xlat_gmmu_create, k = 1, 2, ... until it
+ * succeeds: the GMMU, its name, its records, its wait queue and the
+ * context's event pool growing for its budget. */
+START_TEST(create_fails_cleanly)
+{
+    static const char *const why[] = {
+        "xlat_gmmu_create: out of memory",
+        "gmmu gpu0.gmmu: out of memory",
+        "gmmu gpu0.gmmu: out of memory",
+        "gmmu gpu0.gmmu: out of memory",
+        "gmmu gpu0.gmmu: out of memory for 1091 events",
+    };
+    gf_d2_world();
+    xlat_gmmu_config c;
+    gf_cfg(&c, XLAT_GMMU_DYNAMIC, XLAT_GMMU_ROUTE_LOCAL, 10000);
+    c.max_outstanding = 1024; /* 1024 deliveries + 2 retries + 1 wake + 64 wake-ups */
+    long k = 1;
+    for (;; k++) {
+        size_t live = gf.ca.live_bytes, allocs = gf.ca.allocs, frees = gf.ca.frees;
+        gf.ctx->errmsg[0] = '\0';
+        gf.ca.fail_after = k - 1;
+        xlat_gmmu *g = NULL;
+        int rc = xlat_gmmu_create(gf.ctx, &c, &g);
+        gf.ca.fail_after = -1;
+        if (rc == XLAT_OK) {
+            gf.g = g;
+            break;
+        }
+        ck_assert_int_eq(rc, XLAT_ERR_NOMEM);
+        ck_assert_ptr_null(g);
+        ck_assert_int_le(k, 5);
+        ck_assert_str_eq(xlat_ctx_errmsg(gf.ctx), why[k - 1]);
+        ck_assert_uint_eq(gf.ca.allocs - allocs, (size_t)(k - 1));
+        ck_assert_uint_eq(gf.ca.frees - frees, (size_t)(k - 1));
+        ck_assert_uint_eq(gf.ca.live_bytes, live);
+    }
+    ck_assert_int_eq(k, 6);
+    xlat_target t = xlat_fixed_target(gf.iommu);
+    ck_assert_int_eq(xlat_gmmu_set_iommu(gf.g, &t), XLAT_OK);
+    gf_send(1, REMOTE_VA(0));
+    gf_drain();
+    gf_expect(1, 1200, XLAT_OK, "iommu");
+}
+END_TEST
+
 static TCase *contract_inside_later(Suite *s)
 {
     TCase *tc = gf_case(s, "host inside or later");
@@ -317,5 +516,9 @@ Suite *gmmu_contract_suite(void)
 {
     Suite *s = suite_create("gmmu_contract");
     contract_inside_later(s);
+    TCase *tc = gf_case(s, "no allocation, budget, create");
+    tcase_add_test(tc, no_allocation_under_load);
+    tcase_add_test(tc, events_within_budget);
+    tcase_add_test(tc, create_fails_cleanly);
     return s;
 }
