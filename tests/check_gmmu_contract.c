@@ -18,6 +18,8 @@
  * world's IOMMU does. Refuses beyond `max` requests in flight (0: never). */
 typedef struct host_iommu {
     uint32_t later;
+    int manual; /* holds its answers until host_answer_oldest() */
+    uint64_t answered_manually;
     uint32_t max;
     uint32_t in_flight;
     uint64_t accepted;
@@ -72,6 +74,8 @@ static int host_translate(void *unit, const xlat_req *req, xlat_done_fn done, vo
     s->user = user;
     s->issued = xlat_now(gf.ctx);
     host.in_flight++;
+    if (host.manual)
+        return XLAT_OK;
     if (!host.later) {
         host_answer(s);
         return XLAT_OK;
@@ -79,6 +83,14 @@ static int host_translate(void *unit, const xlat_req *req, xlat_done_fn done, vo
     host.events++;
     ck_assert_int_eq(xlat_schedule(gf.ctx, host.later, host_answer_event, s), XLAT_OK);
     return XLAT_OK;
+}
+
+/* The host answers the oldest request it holds (manual mode), from outside
+ * the clock: no event of its own. */
+static void host_answer_oldest(void)
+{
+    ck_assert_uint_lt(host.answered_manually, host.accepted);
+    host_answer(&host.slot[host.answered_manually++ % HOST_SLOTS]);
 }
 
 static void host_world(uint32_t later, uint32_t max)
@@ -453,6 +465,40 @@ START_TEST(events_within_budget)
 }
 END_TEST
 
+/* The context's event pool full and unable to grow: a GMMU whose IOMMU
+ * path refuses (and has no wait hook) retries from its reserved events and
+ * answers every request. It used to answer XLAT_ERR_NOMEM when it could not
+ * schedule the retry. */
+START_TEST(full_event_pool_loses_nothing)
+{
+    host_world(0, 1);
+    host.manual = 1;
+    xlat_gmmu_config c;
+    gf_cfg(&c, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
+    host_gmmu(&c);
+    gf.ca.fail_after = 0; /* fill what room the host's events have */
+    while (xlat_schedule(gf.ctx, 1000000, nothing, NULL) == XLAT_OK)
+        continue;
+    for (uint64_t id = 1; id <= 3; id++)
+        gf_send(id, REMOTE_VA(id));
+    ck_assert_uint_eq(host.accepted, 1); /* 2 and 3 wait: the host takes one at a time */
+    for (int k = 0; k < 2; k++) {
+        gf_run_until(xlat_now(gf.ctx) + 5);
+        host_answer_oldest(); /* at 5, then 11 */
+        gf_run_until(xlat_now(gf.ctx) + 1); /* the next is sent at 6, then 12 */
+        ck_assert_uint_eq(host.accepted, (uint64_t)k + 2);
+    }
+    gf_run_until(17);
+    host_answer_oldest();
+    gf.ca.fail_after = -1;
+    gf_expect(1, 5, XLAT_OK, H);
+    gf_expect(2, 11, XLAT_OK, H);
+    gf_expect(3, 17, XLAT_OK, H);
+    ck_assert_uint_eq(gf_stats().iommu_retries, 6 + 6);
+    ck_assert_uint_eq(xlat__events_overruns(gf.ctx), 0);
+}
+END_TEST
+
 /* ---- (d) a create that cannot allocate --------------------------------------- */
 
 /* Fails the k-th allocation of xlat_gmmu_create, k = 1, 2, ... until it
@@ -519,6 +565,7 @@ Suite *gmmu_contract_suite(void)
     TCase *tc = gf_case(s, "no allocation, budget, create");
     tcase_add_test(tc, no_allocation_under_load);
     tcase_add_test(tc, events_within_budget);
+    tcase_add_test(tc, full_event_pool_loses_nothing);
     tcase_add_test(tc, create_fails_cleanly);
     return s;
 }
