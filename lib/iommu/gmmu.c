@@ -518,8 +518,6 @@ int xlat_gmmu_translate(xlat_gmmu *g, const xlat_req *req, xlat_done_fn done, vo
     if (!g || !req || !done)
         return xlat__fail(g ? g->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_gmmu_translate: NULL %s",
                           !g ? "gmmu" : !req ? "req" : "done");
-    if (g->mode->dynamic) /* §4: the route in force is the last epoch's prediction */
-        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, &g->stats, 1);
     /* Admission: a record for every request in flight, from a pool sized
      * at create, so that nothing later can fail for want of one. */
     struct gmmu_req *r = xlat__unit_req_get(&g->u);
@@ -527,6 +525,8 @@ int xlat_gmmu_translate(xlat_gmmu *g, const xlat_req *req, xlat_done_fn done, vo
         g->stats.refusals++;
         return xlat__unit_busy(&g->u, "max_outstanding requests in flight");
     }
+    if (g->mode->dynamic) /* §4: the route in force is the last epoch's prediction */
+        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, &g->stats, 1);
     r->g = g;
     r->req = *req;
     r->done = done;
