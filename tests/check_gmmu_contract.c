@@ -499,6 +499,32 @@ START_TEST(full_event_pool_loses_nothing)
 }
 END_TEST
 
+/* Destroy drops the GMMU's pending events by its unit id (deliveries, a
+ * side's retry) and gives its reservation back. */
+START_TEST(destroy_drops_its_events)
+{
+    for (int manual = 0; manual <= 1; manual++) {
+        host_world(0, 1);
+        host.manual = manual; /* holds the first request: the second polls */
+        size_t reserved = gf.ctx->wheel.reserved;
+        xlat_gmmu_config c;
+        gf_cfg(&c, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
+        host_gmmu(&c);
+        gf_send(1, REMOTE_VA(1));
+        gf_send(2, REMOTE_VA(2));
+        /* Answered inside the host's call: two deliveries; else one retry. */
+        ck_assert_uint_eq(xlat_pending_events(gf.ctx), manual ? 1 : 2);
+        xlat_gmmu_destroy(gf.g);
+        gf.g = NULL;
+        ck_assert_uint_eq(xlat_pending_events(gf.ctx), 0);
+        ck_assert_uint_eq(gf.ctx->wheel.reserved, reserved);
+        gf_run_until(10);
+        ck_assert_int_eq(gf.ndone, 0);
+        gf_teardown();
+    }
+}
+END_TEST
+
 /* ---- (d) a create that cannot allocate --------------------------------------- */
 
 /* Fails the k-th allocation of xlat_gmmu_create, k = 1, 2, ... until it
@@ -566,6 +592,7 @@ Suite *gmmu_contract_suite(void)
     tcase_add_test(tc, no_allocation_under_load);
     tcase_add_test(tc, events_within_budget);
     tcase_add_test(tc, full_event_pool_loses_nothing);
+    tcase_add_test(tc, destroy_drops_its_events);
     tcase_add_test(tc, create_fails_cleanly);
     return s;
 }
