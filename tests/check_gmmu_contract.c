@@ -378,7 +378,7 @@ END_TEST
  * has pending at once never exceed what it reserved at create. Only the
  * GMMU and the host post here, so the GMMU's count is the context's less
  * the host's. */
-#define SENDERS 100
+#define SENDERS 128
 #define PER_SENDER 20
 
 static struct {
@@ -386,6 +386,7 @@ static struct {
     size_t peak, budget;
     size_t polls; /* host events of senders the wait queue had no room for */
     int answered;
+    uintptr_t spawn_next, spawn_end; /* senders that start from inside a done */
 } load;
 
 static void sender_go(void *arg);
@@ -405,6 +406,8 @@ static void sender_done(void *user, const xlat_resp *r)
     load.answered++;
     note_peak();
     sender_go(user);
+    for (int i = 0; i < 3 && load.spawn_next < load.spawn_end; i++)
+        sender_go((void *)load.spawn_next++);
 }
 
 /* Sends the sender's next request; refused, waits for a record. */
@@ -436,20 +439,24 @@ static void sender_poll(void *arg)
     sender_go(arg);
 }
 
-static void budget_run(uint32_t later, uint32_t host_max)
+/* `senders` start at once, and `spawned` more, three from each of the
+ * first answers. */
+static void budget_run(uint32_t later, uint32_t host_max, uintptr_t senders, uintptr_t spawned)
 {
     host_world(later, host_max);
     memset(&load, 0, sizeof(load));
+    load.spawn_next = senders;
+    load.spawn_end = senders + spawned;
     xlat_gmmu_config c;
     gf_cfg(&c, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
     c.max_outstanding = 16;
     size_t reserved = gf.ctx->wheel.reserved;
     host_gmmu(&c);
     load.budget = gf.ctx->wheel.reserved - reserved;
-    for (uintptr_t k = 0; k < SENDERS; k++)
+    for (uintptr_t k = 0; k < senders; k++)
         sender_go((void *)k);
     gf_drain();
-    ck_assert_int_eq(load.answered, SENDERS * PER_SENDER);
+    ck_assert_int_eq(load.answered, (int)(senders + spawned) * PER_SENDER);
     ck_assert_msg(load.peak <= load.budget, "%zu events pending, %zu reserved", load.peak,
                   load.budget);
     ck_assert_uint_eq(xlat__events_overruns(gf.ctx), 0);
@@ -459,9 +466,22 @@ static void budget_run(uint32_t later, uint32_t host_max)
 
 START_TEST(events_within_budget)
 {
-    budget_run(0, 0); /* every answer inside the host's call: one delivery event each */
-    budget_run(1, 4); /* the host later, refusing beyond 4: the IOMMU side queues */
-    budget_run(7, 0);
+    budget_run(0, 0, 100, 0); /* every answer inside the host's call: one delivery each */
+    budget_run(1, 4, 100, 0); /* the host later, refusing beyond 4: the IOMMU side queues */
+    budget_run(7, 0, 100, 0);
+}
+END_TEST
+
+/* 80 senders against 16 records: 64 wait. In the next cycle 16 answers
+ * free the records one by one; each answered sender sends again (taking
+ * the record just freed) and starts three more, which are refused and
+ * wait. The GMMU wakes its senders once a cycle (the ones refused after
+ * the wake are woken next cycle): waking at every free would have had
+ * 64 + 15 x 3 wake-ups pending at once, beyond the 83 events reserved. */
+START_TEST(wakes_at_most_once_a_cycle)
+{
+    budget_run(1, 0, 80, 48);
+    ck_assert_uint_eq(load.peak, 64 + 1); /* one wake's wake-ups and the deferred wake */
 }
 END_TEST
 
@@ -591,6 +611,7 @@ Suite *gmmu_contract_suite(void)
     TCase *tc = gf_case(s, "no allocation, budget, create");
     tcase_add_test(tc, no_allocation_under_load);
     tcase_add_test(tc, events_within_budget);
+    tcase_add_test(tc, wakes_at_most_once_a_cycle);
     tcase_add_test(tc, full_event_pool_loses_nothing);
     tcase_add_test(tc, destroy_drops_its_events);
     tcase_add_test(tc, create_fails_cleanly);
