@@ -85,8 +85,21 @@ extern "C" {
  * (::XLAT_ERR_AGAIN) is retried; other downstream errors become
  * that side's answer. Requests a side refused wait in that side's queue in
  * arrival order (later ones queue behind them); the queue's head is retried
- * every cycle. The `done` callback is never called from inside
- * xlat_gmmu_translate() itself.
+ * when the unit below has room (its wait hook), or every cycle when it has
+ * none. The `done` callback is never called from inside
+ * xlat_gmmu_translate() itself: an answer known there (the units below
+ * answered inside their calls) leaves through an event of the same cycle.
+ * Inside `done` the GMMU's own state is already settled, so the sender may
+ * send again from there.
+ *
+ * **Admission.** The GMMU tracks at most `max_outstanding` requests at
+ * once, in records it allocates at create; a request holds its record
+ * until it is answered and, in parallel, until the discarded answer is
+ * back too. With every record taken, xlat_gmmu_translate() refuses with
+ * ::XLAT_ERR_AGAIN, and the target's wait hook wakes the refused sender
+ * when a record frees. Nothing the GMMU does after accepting a request
+ * allocates or can fail for want of memory: its events are reserved at
+ * create (see doc/gmmu.md).
  *
  * **Lifetime.** The walker and the IOMMU target must outlive the GMMU's
  * requests: destroy the GMMU when nothing is in flight, or destroy the units
@@ -115,6 +128,12 @@ typedef enum xlat_gmmu_routing {
 
 /** @brief Number of ::xlat_gmmu_routing values (size of the per-route counters). */
 #define XLAT_GMMU_ROUTES 3
+
+/** @brief Default `max_outstanding`: requests a GMMU tracks at once. Eight
+ *         times the 64 concurrent walks of the paper's GMMU (§5.1), so that
+ *         the walks and the IOMMU round trips of a busy GPU fit; a host
+ *         modelling a given tracking table sets its size. */
+#define XLAT_GMMU_DEFAULT_OUTSTANDING 512
 
 /** @brief What a full locality counter does (the paper gives no policy, §6.3). */
 typedef enum xlat_gmmu_overflow {
@@ -182,8 +201,11 @@ typedef struct xlat_gmmu_config {
     void             *locality_user; /**< first argument of `is_local` */
     xlat_gmmu_epoch_fn epoch_fn;     /**< epoch log (NULL: none) */
     void             *epoch_user;    /**< first argument of `epoch_fn` */
-    uint32_t          max_outstanding; /**< requests accepted and not yet answered before
-                                            ::XLAT_ERR_AGAIN (default 0: unbounded) */
+    uint32_t          max_outstanding; /**< requests tracked at once (records, allocated at
+                                            create): accepted and not yet answered, or in
+                                            parallel not yet back from both sides; one more
+                                            is refused with ::XLAT_ERR_AGAIN (default and 0:
+                                            ::XLAT_GMMU_DEFAULT_OUTSTANDING) */
     xlat_gmmu_oracle_fn oracle;      /**< ::XLAT_GMMU_IDEAL: the page's home (required there) */
     void             *oracle_user;   /**< first argument of `oracle` */
 } xlat_gmmu_config;
@@ -191,7 +213,8 @@ typedef struct xlat_gmmu_config {
 /** @brief Counters of a GMMU. */
 typedef struct xlat_gmmu_stats {
     uint64_t requests;        /**< accepted requests */
-    uint64_t refusals;        /**< requests refused with ::XLAT_ERR_AGAIN (`max_outstanding`) */
+    uint64_t refusals;        /**< requests refused with ::XLAT_ERR_AGAIN (every record taken,
+                                   `max_outstanding`) */
     uint64_t completed;       /**< answered requests */
     uint64_t local;           /**< answered by the GMMU walk */
     uint64_t remote;          /**< answered by the IOMMU side */
@@ -229,14 +252,16 @@ typedef struct xlat_gmmu_stats {
 
 /**
  * @brief Fill `cfg` with defaults: distributed, epoch 10000 cycles, T1 0.85,
- *        T2 0.15, first route local, 8-bit halving counters, min_samples 1.
+ *        T2 0.15, first route local, 8-bit halving counters, min_samples 1,
+ *        ::XLAT_GMMU_DEFAULT_OUTSTANDING requests tracked.
  * @param cfg the configuration to fill (NULL does nothing).
  */
 XLAT_API void xlat_gmmu_config_init(xlat_gmmu_config *cfg);
 
 /**
- * @brief Create a GMMU on `ctx`. Its request pool is allocated here and
- *        grows by doubling when more requests are in flight than ever before.
+ * @brief Create a GMMU on `ctx`. Everything it can need while it runs is
+ *        allocated here: `max_outstanding` request records and the events
+ *        its configuration can have pending at once (reserved on `ctx`).
  * @param ctx the context.
  * @param cfg the configuration (copied; `name` is copied too).
  * @param out receives the handle on success; untouched on failure.
@@ -247,7 +272,8 @@ XLAT_API void xlat_gmmu_config_init(xlat_gmmu_config *cfg);
  *         mode with neither `is_local` nor `local_size`; ideal mode without
  *         `oracle`.
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat.
- * @retval XLAT_ERR_NOMEM
+ * @retval XLAT_ERR_NOMEM the records or the event reservation could not be
+ *         allocated; nothing is kept (the message says which).
  */
 XLAT_API int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out);
 
@@ -270,15 +296,15 @@ XLAT_API int xlat_gmmu_set_iommu(xlat_gmmu *gmmu, const xlat_target *iommu);
 
 /**
  * @brief Accept a translation request at the current cycle and route it
- *        (see the group's notes). Does not allocate once warm.
+ *        (see the group's notes). Never allocates.
  * @param gmmu the GMMU.
  * @param req the request (copied).
  * @param done called exactly once with the answer, never from inside this call.
  * @param user first argument of `done`.
  * @retval XLAT_OK accepted
- * @retval XLAT_ERR_AGAIN `max_outstanding` requests are unanswered; nothing was taken
+ * @retval XLAT_ERR_AGAIN `max_outstanding` requests are tracked; nothing was
+ *         taken (the target's wait hook says when to retry)
  * @retval XLAT_ERR_INVAL NULL `gmmu`, `req` or `done`
- * @retval XLAT_ERR_NOMEM the request pool or the event queue could not grow
  */
 XLAT_API int xlat_gmmu_translate(xlat_gmmu *gmmu, const xlat_req *req, xlat_done_fn done,
                                  void *user);
@@ -286,7 +312,9 @@ XLAT_API int xlat_gmmu_translate(xlat_gmmu *gmmu, const xlat_req *req, xlat_done
 /**
  * @brief The GMMU as an ::xlat_target (the next level of a GPU's L2 TLB).
  * @param gmmu the GMMU.
- * @return a target whose translate is xlat_gmmu_translate().
+ * @return a target whose translate is xlat_gmmu_translate() and whose wait
+ *         hook calls the sender back (from inside tick) when a record frees
+ *         after a refusal.
  */
 XLAT_API xlat_target xlat_gmmu_target(xlat_gmmu *gmmu);
 

@@ -15,12 +15,14 @@ int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit
     if (rc == XLAT_OK)
         rc = xlat__waitq_init(&u->waitq, ctx);
     u->waitq.owner = u->id;
-    if (rc == XLAT_OK && (rc = xlat__events_reserve(ctx, spec->events)) == XLAT_OK)
-        u->events = spec->events;
+    /* Its own events, and one wake-up per sender its wait queue can hold. */
+    size_t events = spec->events + XLAT_WAITQ_CAPACITY;
+    if (rc == XLAT_OK && (rc = xlat__events_reserve(ctx, events)) == XLAT_OK)
+        u->events = events;
     if (rc != XLAT_OK) {
         xlat__unit_fini(u);
-        return xlat__fail(ctx, XLAT_ERR_NOMEM, "%s %s: out of memory", spec->kind,
-                          spec->name ? spec->name : "");
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "%s %s: out of memory for its records and %zu events",
+                          spec->kind, spec->name ? spec->name : spec->kind, spec->events);
     }
     return XLAT_OK;
 }

@@ -37,7 +37,8 @@ struct xlat__unit_spec {
     size_t events;
 };
 
-/* Sets the unit up; on failure releases what it took, sets the context's
+/* Sets the unit up, reserving spec->events plus one wake-up per slot of
+ * its wait queue (a wake posts them as the unit's events); on failure releases what it took, sets the context's
  * message and returns XLAT_ERR_NOMEM. */
 int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit_spec *spec);
 /* Cancels the unit's pending events and wake-ups, releases everything. */

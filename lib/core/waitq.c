@@ -1,8 +1,10 @@
 #include "waitq.h"
 #include "internal.h"
 
-/* Senders remembered before the queue first grows. */
-#define WAITERS 16
+/* Senders a unit remembers; more than that poll (still correct, only
+ * slower on the host). A fixed number, so that the wake-ups a unit can owe
+ * are bounded and reserved with its events (xlat__unit_init). */
+#define WAITERS XLAT_WAITQ_CAPACITY
 
 struct xlat_waiter {
     struct xlat_waiter *next; /* also the pool's link while free */
@@ -15,7 +17,7 @@ int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx)
     q->ctx = ctx;
     q->owner = 0;
     q->head = q->tail = NULL;
-    return xlat__pool_init(&q->waiters, ctx, sizeof(struct xlat_waiter), WAITERS);
+    return xlat__pool_init_fixed(&q->waiters, ctx, sizeof(struct xlat_waiter), WAITERS);
 }
 
 void xlat__waitq_release(struct xlat_waitq *q)

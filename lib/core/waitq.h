@@ -22,10 +22,11 @@ struct xlat_waitq {
 
 int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx);
 void xlat__waitq_release(struct xlat_waitq *q);
+#define XLAT_WAITQ_CAPACITY 64
+
 /* Calls fn(user) (as an event of the current cycle) at the next wake.
- * The queue doubles when more senders wait than ever before; if it cannot,
- * it answers XLAT_ERR_AGAIN and the sender polls each cycle instead (slower
- * on the host, never lost). */
+ * The queue holds XLAT_WAITQ_CAPACITY waiters and never allocates: when it
+ * is full it answers XLAT_ERR_AGAIN and the sender polls instead. */
 int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user);
 /* Room has freed: every waiter retries now, in the order they waited. */
 void xlat__waitq_wake(struct xlat_waitq *q);

@@ -8,8 +8,6 @@
  */
 #include "gmmu_internal.h"
 
-#define GMMU_INITIAL_REQS 64 /* grows by doubling, see pool.h */
-
 void xlat_gmmu_config_init(xlat_gmmu_config *cfg)
 {
     if (!cfg)
@@ -25,6 +23,7 @@ void xlat_gmmu_config_init(xlat_gmmu_config *cfg)
     cfg->counter_bits = 8; /* §6.3: two 8-bit counters */
     cfg->overflow = XLAT_GMMU_OVERFLOW_HALVE;
     cfg->min_samples = 1;
+    cfg->max_outstanding = XLAT_GMMU_DEFAULT_OUTSTANDING;
 }
 
 static int in_unit(double t) { return t >= 0.0 && t <= 1.0; } /* false for NaN */
@@ -73,23 +72,50 @@ static int check_config(xlat_ctx *ctx, const xlat_gmmu_config *c)
     return XLAT_OK;
 }
 
+/* ---- create and destroy -------------------------------------------------- */
+
 static void drain_gmmu(void *arg);
 static void drain_iommu(void *arg);
-static void deliver_event(void *arg);
 
-static int owned_event(void *gmmu, xlat_event_fn fn, void *user)
+/* A retry woken by a unit below is posted as that unit's event (or the
+ * host's), so destroy looks for it by function as well as by owner. */
+static int woken_drain(void *gmmu, xlat_event_fn fn, void *user)
 {
-    if (fn == drain_gmmu || fn == drain_iommu)
-        return user == gmmu;
-    return fn == deliver_event && ((struct gmmu_req *)user)->g == gmmu;
+    return (fn == drain_gmmu || fn == drain_iommu) && user == gmmu;
 }
 
 static void gmmu_free(xlat_gmmu *g)
 {
-    xlat__cancel_events(g->ctx, owned_event, g);
-    xlat__pool_release(&g->reqs);
-    xlat__strfree(g->ctx, g->name);
-    xlat__free(g->ctx, g, sizeof(*g));
+    xlat_ctx *ctx = g->u.ctx;
+    xlat__cancel_events(ctx, woken_drain, g);
+    xlat__unit_fini(&g->u);
+    xlat__free(ctx, g, sizeof(*g));
+}
+
+/* The records the GMMU tracks at once: its admission bound. */
+static size_t record_bound(const xlat_gmmu_config *c)
+{
+    return c->max_outstanding ? c->max_outstanding : XLAT_GMMU_DEFAULT_OUTSTANDING;
+}
+
+/*
+ * The most events the GMMU can have pending at once (doc/gmmu.md):
+ * - one delivery per record: an answer chosen inside xlat_gmmu_translate()
+ *   leaves through an event, once per request;
+ * - one retry per side: a side's queue has at most one retry scheduled;
+ * - one wake of refused senders put off to the next cycle.
+ * The skeleton adds one wake-up per slot of its wait queue: senders are
+ * woken at most once a cycle, so the wake-ups of one wake have all fired
+ * before the next.
+ */
+static int gmmu_init(xlat_gmmu *g, xlat_ctx *ctx, const xlat_gmmu_config *c)
+{
+    struct xlat__unit_spec spec = {
+        .kind = "gmmu", .name = c->name ? c->name : "gmmu",
+        .req_size = sizeof(struct gmmu_req), .reqs = record_bound(c), .fixed = 1,
+        .events = record_bound(c) + 2 + 1,
+    };
+    return xlat__unit_init(&g->u, ctx, &spec);
 }
 
 int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out)
@@ -107,16 +133,15 @@ int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out
     xlat_gmmu *g = xlat__alloc(ctx, sizeof(*g));
     if (!g)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_gmmu_create: out of memory");
-    g->ctx = ctx;
-    g->cfg = c;
-    g->mode = xlat__gmmu_mode_ops(c.mode);
-    g->name = xlat__strdup(ctx, c.name ? c.name : "gmmu");
-    g->cfg.name = g->name;
-    if (!g->name ||
-        xlat__pool_init(&g->reqs, ctx, sizeof(struct gmmu_req), GMMU_INITIAL_REQS) != XLAT_OK) {
-        gmmu_free(g);
-        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_gmmu_create: out of memory");
+    rc = gmmu_init(g, ctx, &c);
+    if (rc != XLAT_OK) {
+        xlat__free(ctx, g, sizeof(*g));
+        return rc;
     }
+    g->cfg = c;
+    g->cfg.name = g->u.name;
+    g->mode = xlat__gmmu_mode_ops(c.mode);
+    g->woke_at = XLAT_NEVER;
     xlat__gmmu_epoch_init(&g->epoch, &g->cfg, ctx->now);
     *out = g;
     return XLAT_OK;
@@ -131,7 +156,7 @@ void xlat_gmmu_destroy(xlat_gmmu *g)
 int xlat_gmmu_set_iommu(xlat_gmmu *g, const xlat_target *iommu)
 {
     if (!g || (iommu && !iommu->translate))
-        return xlat__fail(g ? g->ctx : NULL, XLAT_ERR_INVAL, "xlat_gmmu_set_iommu: %s",
+        return xlat__fail(g ? g->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_gmmu_set_iommu: %s",
                           g ? "target without a translate function" : "NULL gmmu");
     if (iommu)
         g->iommu = *iommu;
@@ -140,21 +165,49 @@ int xlat_gmmu_set_iommu(xlat_gmmu *g, const xlat_target *iommu)
     return XLAT_OK;
 }
 
+/* ---- room for refused senders ---------------------------------------------- */
+
+static void rewake_event(void *arg);
+
+/* A record freed: the senders refused for want of one retry. The skeleton
+ * posts one wake-up per waiter; waking at most once a cycle keeps them
+ * within the budget, and a record freed after this cycle's wake wakes the
+ * ones refused since at the next cycle. */
+static void wake_senders(xlat_gmmu *g)
+{
+    if (!g->u.waitq.head)
+        return;
+    if (g->woke_at != g->u.ctx->now) {
+        g->woke_at = g->u.ctx->now;
+        xlat__unit_wake(&g->u);
+    } else if (!g->rewake) {
+        g->rewake = 1;
+        xlat__unit_post(&g->u, 1, rewake_event, g);
+    }
+}
+
+static void rewake_event(void *arg)
+{
+    xlat_gmmu *g = arg;
+    g->rewake = 0;
+    wake_senders(g);
+}
+
 /* ---- answering ----------------------------------------------------------- */
 
-/* Statistics and the predictor's counters for an answer leaving now. */
-static void count_answer(xlat_gmmu *g, const struct gmmu_req *r, const xlat_resp *out)
+/* Statistics and the predictor's counters for an answer leaving now from
+ * `side`; `local` is its locality (xlat__gmmu_locality). */
+static void count_answer(xlat_gmmu *g, int side, int local, const xlat_resp *out)
 {
     xlat_gmmu_stats *st = &g->stats;
     st->completed++;
-    if (r->final_side == SIDE_GMMU)
+    if (side == SIDE_GMMU)
         st->local++;
     else
         st->remote++;
     if (out->status != XLAT_OK && out->status != XLAT_ERR_PERM)
         st->failed++;
-    st->latency_cycles += out->completed - r->issued;
-    int local = xlat__gmmu_locality(g, r, r->final_side, out);
+    st->latency_cycles += out->completed - out->issued;
     if (local < 0)
         return;
     if (local)
@@ -162,48 +215,72 @@ static void count_answer(xlat_gmmu *g, const struct gmmu_req *r, const xlat_resp
     else
         st->touched_remote++;
     if (g->mode->dynamic) {
-        /* §4 counts per epoch: the answer belongs to the epoch it leaves in. */
-        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->ctx->now, st, 1);
+        /* §4 counts per epoch: the answer belongs to the epoch it leaves in.
+         * The roll may call the epoch callback: the answer is counted after. */
+        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, st, 1);
         xlat__gmmu_epoch_count(&g->epoch, &g->cfg, local);
     }
 }
 
+/* Nothing can reach `r` any more once it is answered: no side out, no event. */
+static int finished(const struct gmmu_req *r)
+{
+    return !r->events && r->side[SIDE_GMMU].state != SIDE_PENDING &&
+           r->side[SIDE_IOMMU].state != SIDE_PENDING;
+}
+
+static void release(struct gmmu_req *r)
+{
+    xlat_gmmu *g = r->g;
+    xlat__unit_req_put(&g->u, r);
+    wake_senders(g);
+}
+
+/* Hands the chosen answer to the sender. Everything the GMMU keeps is
+ * settled first (the record freed when nothing else holds it), so that a
+ * sender may send again, or query the GMMU, from inside `done`. */
 static void deliver(struct gmmu_req *r)
 {
     xlat_gmmu *g = r->g;
-    xlat_resp out = r->final;
-    r->deferred = 0;
+    int side = r->final_side;
+    xlat_resp out = r->side[side].resp;
     out.id = r->req.id;
     out.vaddr = r->req.vaddr;
     out.pasid = r->req.pasid;
     out.issued = r->issued;
-    out.completed = g->ctx->now;
+    out.completed = g->u.ctx->now;
+    int local = xlat__gmmu_locality(g, r, side, &out);
+    xlat_done_fn done = r->done;
+    void *user = r->user;
+    r->deferred = 0;
     g->unanswered--;
-    count_answer(g, r, &out);
-    r->done(r->user, &out);
+    if (finished(r))
+        release(r);
+    count_answer(g, side, local, &out);
+    done(user, &out);
 }
 
-/* Frees `r` once it is answered and nothing can reach it any more; hands
- * over an answer that had to wait. Every entry point ends here. */
+/* Delivers a chosen answer and frees `r` once nothing can reach it; does
+ * nothing while a call still uses the record or inside translate (whose
+ * answer leaves through an event). Every entry point ends here, and
+ * nothing touches `r` after it. */
 static void settle(struct gmmu_req *r)
 {
     if (r->hold || r->starting)
         return;
     if (r->deferred)
         deliver(r);
-    if (!r->answered || r->events || r->side[SIDE_GMMU].state == SIDE_PENDING ||
-        r->side[SIDE_IOMMU].state == SIDE_PENDING)
-        return;
-    xlat__pool_put(&r->g->reqs, r);
+    else if (r->answered && finished(r))
+        release(r);
 }
 
-/* The answer of `side` is the request's answer. */
+/* The answer of `side` is the request's answer; settle() delivers it. */
 static void choose(struct gmmu_req *r, int side)
 {
     xlat_gmmu_stats *st = &r->g->stats;
     r->answered = 1;
+    r->deferred = 1;
     r->final_side = (uint8_t)side;
-    r->final = r->side[side].resp;
     /* §4: in parallel only one answer is used; the other is "discarded". */
     if (r->route == XLAT_GMMU_ROUTE_PARALLEL) {
         if (side == SIDE_GMMU)
@@ -211,10 +288,6 @@ static void choose(struct gmmu_req *r, int side)
         else
             st->discarded_gmmu++;
     }
-    if (r->starting)
-        r->deferred = 1; /* never call `done` from inside xlat_gmmu_translate */
-    else
-        deliver(r);
 }
 
 static void side_send(struct gmmu_req *r, int side);
@@ -253,8 +326,8 @@ static void own_answer(struct gmmu_req *r, int side, int status)
     a.vaddr = r->req.vaddr;
     a.pasid = r->req.pasid;
     a.status = status;
-    a.issued = a.completed = r->g->ctx->now;
-    a.resolver = r->g->name;
+    a.issued = a.completed = r->g->u.ctx->now;
+    a.resolver = r->g->u.name;
     side_answer(r, side, &a);
 }
 
@@ -289,38 +362,34 @@ static int send_down(struct gmmu_req *r, int side)
 static int side_try(struct gmmu_req *r, int side)
 {
     xlat_gmmu_stats *st = &r->g->stats;
-    r->hold++; /* the unit below may answer inside this call */
+    uint64_t *taken = side == SIDE_GMMU ? &st->gmmu_walks : &st->iommu_requests;
+    (*taken)++; /* counted before the call: the unit below may answer inside it */
+    r->hold++;  /* ... and the record must outlive that answer */
     int rc = send_down(r, side);
     r->hold--;
-    if (rc == XLAT_ERR_AGAIN) {
-        if (side == SIDE_GMMU)
-            st->gmmu_retries++;
-        else
-            st->iommu_retries++;
-        return 0;
-    }
-    if (rc != XLAT_OK)
+    if (rc == XLAT_OK)
+        return 1;
+    (*taken)--;
+    if (rc != XLAT_ERR_AGAIN) {
         own_answer(r, side, rc);
-    else if (side == SIDE_GMMU)
-        st->gmmu_walks++;
+        return 1;
+    }
+    if (side == SIDE_GMMU)
+        st->gmmu_retries++;
     else
-        st->iommu_requests++;
-    return 1;
+        st->iommu_retries++;
+    return 0;
 }
 
-/* The head of `side`'s queue is retried when the unit below has room
- * (through its wait hook), or next cycle when it has no hook. */
-static int schedule_drain(xlat_gmmu *g, int side)
+/* The head of `side`'s queue is retried when the unit below has room,
+ * through its wait hook, or next cycle when it has no hook or its hook
+ * refuses. Cannot fail: the poll is one of the GMMU's reserved events. */
+static void retry_later(xlat_gmmu *g, int side)
 {
     xlat_target below = side == SIDE_GMMU ? xlat_walker_target(g->cfg.walker) : g->iommu;
-    return xlat__target_retry(g->ctx, &below, side == SIDE_GMMU ? drain_gmmu : drain_iommu, g);
-}
-
-static void wait_pop(struct gmmu_wait *w, int side)
-{
-    w->head = w->head->wait_next[side];
-    if (!w->head)
-        w->tail = NULL;
+    xlat_event_fn fn = side == SIDE_GMMU ? drain_gmmu : drain_iommu;
+    if (!below.wait || below.wait(below.unit, fn, g) != XLAT_OK)
+        xlat__unit_post(&g->u, 1, fn, g);
 }
 
 /* Puts `r` at the tail of `side`'s queue; the head is retried when the
@@ -335,54 +404,59 @@ static void wait_push(struct gmmu_req *r, int side)
     else
         w->head = r;
     w->tail = r;
-    if (w->scheduled)
-        return;
-    if (schedule_drain(g, side) == XLAT_OK) {
-        w->scheduled = 1;
-    } else if (w->head == r) {
-        wait_pop(w, side); /* alone and no event to retry it: answer rather than lose it */
-        own_answer(r, side, XLAT_ERR_NOMEM);
-    } /* else a drain is running: it schedules the next one or answers them all */
+    if (!w->scheduled) {
+        w->scheduled = 1; /* set before the wait hook is called */
+        retry_later(g, side);
+    }
+}
+
+static struct gmmu_req *wait_pop(struct gmmu_wait *w, int side)
+{
+    struct gmmu_req *r = w->head;
+    w->head = r->wait_next[side];
+    if (!w->head)
+        w->tail = NULL;
+    return r;
+}
+
+/* Puts a refused head back where it was. */
+static void wait_unpop(struct gmmu_wait *w, struct gmmu_req *r, int side)
+{
+    r->wait_next[side] = w->head;
+    w->head = r;
+    if (!w->tail)
+        w->tail = r;
 }
 
 static void side_send(struct gmmu_req *r, int side)
 {
     r->side[side].state = SIDE_PENDING;
-    /* Refused requests go first, in arrival order; a refusal is retried
-     * next cycle, never lost. */
+    /* Refused requests go first, in arrival order; a refusal is retried,
+     * never lost. */
     if (r->g->wait[side].head || !side_try(r, side))
         wait_push(r, side);
 }
 
-/* Retries the head of `side`'s queue until the unit below refuses again. */
+/* Retries the head of `side`'s queue until the unit below refuses again.
+ * Each request leaves the queue before it is sent, so that an answer or a
+ * new request arriving inside the call finds the queue as it is. */
 static void drain(xlat_gmmu *g, int side)
 {
     struct gmmu_wait *w = &g->wait[side];
     w->scheduled = 0;
     while (w->head) {
-        struct gmmu_req *r = w->head;
-        int cancel = r->answered; /* the other side won meanwhile: no duplicate (§4) */
-        if (!cancel && !side_try(r, side))
+        struct gmmu_req *r = wait_pop(w, side);
+        if (r->answered) {
+            r->side[side].state = SIDE_IDLE; /* the other side won meanwhile: no duplicate (§4) */
+        } else if (!side_try(r, side)) {
+            wait_unpop(w, r, side);
             break;
-        wait_pop(w, side);
-        if (cancel)
-            r->side[side].state = SIDE_IDLE;
+        }
         settle(r);
     }
-    if (!w->head || w->scheduled)
-        return;
-    if (schedule_drain(g, side) == XLAT_OK) {
+    if (w->head && !w->scheduled) {
         w->scheduled = 1;
-        return;
-    }
-    while (w->head) { /* no event to retry with: answer rather than lose them */
-        struct gmmu_req *r = w->head;
-        wait_pop(w, side);
-        if (r->answered)
-            r->side[side].state = SIDE_IDLE;
-        else
-            own_answer(r, side, XLAT_ERR_NOMEM);
-        settle(r);
+        retry_later(g, side);
     }
 }
 
@@ -419,54 +493,37 @@ static void start(struct gmmu_req *r)
         side_send(r, SIDE_IOMMU);
 }
 
-/* Completes acceptance; an answer chosen during start() leaves through an
- * event this same cycle. */
-static int accept(xlat_gmmu *g, struct gmmu_req *r)
-{
-    if (r->deferred) {
-        int rc = xlat_schedule(g->ctx, 0, deliver_event, r);
-        if (rc == XLAT_OK)
-            r->events++;
-        else if (!r->events && r->side[SIDE_GMMU].state != SIDE_PENDING &&
-                 r->side[SIDE_IOMMU].state != SIDE_PENDING) {
-            xlat__pool_put(&g->reqs, r); /* nothing below holds it: refuse */
-            return xlat__fail(g->ctx, XLAT_ERR_NOMEM, "gmmu %s: out of memory for an event",
-                              g->name);
-        }
-        /* else the answer leaves with the next event of a side still out */
-    }
-    g->stats.requests++;
-    g->stats.routed[r->route]++;
-    g->unanswered++;
-    return XLAT_OK;
-}
-
 int xlat_gmmu_translate(xlat_gmmu *g, const xlat_req *req, xlat_done_fn done, void *user)
 {
     if (!g || !req || !done)
-        return xlat__fail(g ? g->ctx : NULL, XLAT_ERR_INVAL, "xlat_gmmu_translate: NULL %s",
+        return xlat__fail(g ? g->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_gmmu_translate: NULL %s",
                           !g ? "gmmu" : !req ? "req" : "done");
-    if (g->cfg.max_outstanding && g->unanswered >= g->cfg.max_outstanding) {
+    /* Admission: a record for every request in flight, from a pool sized
+     * at create, so that nothing later can fail for want of one. */
+    struct gmmu_req *r = xlat__unit_req_get(&g->u);
+    if (!r) {
         g->stats.refusals++;
-        return xlat__fail(g->ctx, XLAT_ERR_AGAIN, "gmmu %s: %u requests outstanding at cycle %llu",
-                          g->name, g->cfg.max_outstanding, (unsigned long long)g->ctx->now);
+        return xlat__unit_busy(&g->u, "max_outstanding requests in flight");
     }
     if (g->mode->dynamic) /* §4: the route in force is the last epoch's prediction */
-        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->ctx->now, &g->stats, 1);
-    struct gmmu_req *r = xlat__pool_get(&g->reqs);
-    if (!r)
-        return xlat__fail(g->ctx, XLAT_ERR_NOMEM, "gmmu %s: out of memory for a request",
-                          g->name);
+        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, &g->stats, 1);
     r->g = g;
     r->req = *req;
     r->done = done;
     r->user = user;
-    r->issued = g->ctx->now;
+    r->issued = g->u.ctx->now;
     r->route = xlat__gmmu_route_for(g, req);
+    g->stats.requests++;
+    g->stats.routed[r->route]++;
+    g->unanswered++;
     r->starting = 1;
     start(r);
     r->starting = 0;
-    return accept(g, r);
+    if (r->deferred) { /* answered inside the calls below: never from inside this call */
+        r->events++;
+        xlat__unit_post(&g->u, 0, deliver_event, r);
+    }
+    return XLAT_OK;
 }
 
 static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
@@ -474,9 +531,14 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     return xlat_gmmu_translate(unit, req, done, user);
 }
 
+static int target_wait(void *unit, xlat_event_fn fn, void *user)
+{
+    return xlat__unit_wait(&((xlat_gmmu *)unit)->u, fn, user);
+}
+
 xlat_target xlat_gmmu_target(xlat_gmmu *g)
 {
-    xlat_target target = {target_translate, g, NULL};
+    xlat_target target = {target_translate, g, target_wait};
     return target;
 }
 

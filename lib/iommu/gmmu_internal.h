@@ -6,7 +6,7 @@
 #include "internal.h"
 #include "xlat/walker.h"
 #include "xlat/gmmu.h"
-#include "pool.h"
+#include "unit.h"
 
 /* The two places a request can be sent. */
 enum { SIDE_GMMU = 0, SIDE_IOMMU = 1 };
@@ -22,7 +22,8 @@ struct gmmu_side {
 };
 
 /* One accepted request, alive until it is answered and neither side nor
- * any of its events can still reach it. */
+ * any of its events can still reach it. The records come from the unit's
+ * fixed pool: their number is the GMMU's admission bound. */
 struct gmmu_req {
     void *free_link; /* used by the pool while free */
     xlat_gmmu *g;
@@ -36,10 +37,9 @@ struct gmmu_req {
     uint32_t events;   /* own events scheduled and not fired */
     uint8_t hold;      /* inside a call that still uses the record */
     uint8_t starting;  /* inside xlat_gmmu_translate: answers are deferred */
-    uint8_t answered;  /* the answer is chosen (delivered or deferred) */
-    uint8_t deferred;  /* the chosen answer waits in `final` */
-    uint8_t final_side; /* the side whose answer was chosen */
-    xlat_resp final;
+    uint8_t answered;  /* the answer is chosen (delivered or not yet) */
+    uint8_t deferred;  /* chosen, not yet delivered (settle() delivers it) */
+    uint8_t final_side; /* the side whose answer was chosen (its resp) */
 };
 
 /* The bypass predictor (§4): the epoch the counters belong to, the route in
@@ -62,24 +62,25 @@ struct gmmu_mode_ops {
     xlat_gmmu_routing fixed;
 };
 
-/* Requests a side refused, in arrival order; the head is retried each
- * cycle by one event of the GMMU's. */
+/* Requests a side refused, in arrival order; the head is retried when the
+ * unit below has room (its wait hook) or else next cycle, by at most one
+ * retry pending per side. */
 struct gmmu_wait {
     struct gmmu_req *head, *tail;
     int scheduled;
 };
 
 struct xlat_gmmu {
-    xlat_ctx *ctx;
-    char *name;
+    struct xlat__unit u; /* context, name, id, records, refused senders, events */
     xlat_gmmu_config cfg;
     const struct gmmu_mode_ops *mode;
     xlat_target iommu;
-    struct xlat_pool reqs;
     struct gmmu_wait wait[2];
     struct gmmu_epoch epoch;
     xlat_gmmu_stats stats;
     size_t unanswered; /* accepted, not yet answered */
+    uint64_t woke_at;  /* cycle of the last wake of refused senders (XLAT_NEVER: none) */
+    int rewake;        /* a wake is posted for the next cycle */
 };
 
 /* gmmu_bypass.c */
