@@ -159,6 +159,93 @@ START_TEST(full_buffer_refuses)
 }
 END_TEST
 
+/* A tracker entry for an address space without a page table: the walk
+ * faults at once, the probe comes later. Each fault must give its ATS
+ * buffer slot back (it used to stay taken, and a 2-entry buffer refused
+ * every later request with XLAT_ERR_AGAIN forever). */
+START_TEST(faults_free_their_slots)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.buffer_entries = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    make(&c);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = 4;
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 1, l2), XLAT_OK);
+    xlat_tlb_entry e = {.pasid = 9, .vpn = 5, .pfn = 0x55, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    xlat_tlb_invalidate(l2, 9, 5 << 12); /* the probe will miss */
+    for (uint64_t i = 0; i < 2; i++) {
+        xlat_req req = {.id = i, .vaddr = 5 << 12, .pasid = 9, .gpu = 0};
+        ck_assert_int_eq(xlat_iommu_translate(h.iommu, &req, on_done, NULL), XLAT_OK);
+    }
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 2);
+    ck_assert_int_eq(h.done[0].status, XLAT_ERR_FAULT);
+    ck_assert_int_eq(h.done[1].status, XLAT_ERR_FAULT);
+    ck_assert_int_eq(send(2, 3 << 12, 0), XLAT_OK);
+    ck_assert_int_eq(send(3, 4 << 12, 1), XLAT_OK);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 4);
+    ck_assert_int_eq(h.done[2].status, XLAT_OK);
+    ck_assert_uint_eq(h.done[3].pfn, 0x904);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
+/* The completion rule: the IOMMU answers from inside xlat_tick/xlat_advance,
+ * never from inside the xlat_iommu_translate() that handed it the request,
+ * even with a zero-cycle lookup, and from inside its callbacks a sender may
+ * send again. */
+static int inside_translate, answered_inside, resent;
+
+static void on_done_resend(void *user, const xlat_resp *r)
+{
+    (void)user;
+    answered_inside += inside_translate;
+    h.done[h.n++] = *r;
+    if (!resent++) {
+        inside_translate = 1;
+        xlat_req req = {.id = 7, .vaddr = 7 << 12, .pasid = 1, .gpu = 0};
+        ck_assert_int_eq(xlat_iommu_translate(h.iommu, &req, on_done_resend, NULL), XLAT_OK);
+        inside_translate = 0;
+    }
+}
+
+START_TEST(never_answers_inside_translate)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.tlb_latency = 0;
+    make(&c);
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 6, .pfn = 0x906, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 0, &e), XLAT_OK);
+    answered_inside = resent = 0;
+    for (uint64_t p = 5; p <= 6; p++) { /* a miss (walked) and a hit */
+        xlat_req req = {.id = p, .vaddr = p << 12, .pasid = 1, .gpu = 0};
+        inside_translate = 1;
+        ck_assert_int_eq(xlat_iommu_translate(h.iommu, &req, on_done_resend, NULL), XLAT_OK);
+        inside_translate = 0;
+    }
+    ck_assert_int_eq(h.n, 0);
+    xlat_advance(h.ctx, 2000);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_int_eq(answered_inside, 0);
+    ck_assert_uint_eq(h.done[0].id, 6);
+    ck_assert_uint_eq(h.done[0].completed, 0);
+    ck_assert_uint_eq(h.done[1].id, 5);
+    ck_assert_uint_eq(h.done[1].completed, 500);
+    ck_assert_uint_eq(h.done[2].id, 7);
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -233,5 +320,7 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, page_requests_are_batched);
     tcase_add_test(tc, full_buffer_refuses);
     tcase_add_test(tc, errors);
+    tcase_add_test(tc, faults_free_their_slots);
+    tcase_add_test(tc, never_answers_inside_translate);
     return s;
 }

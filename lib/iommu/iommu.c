@@ -298,11 +298,16 @@ static void issue_walk(void *arg)
             m->st.remote_probes++;
         }
     }
+    /* Outstanding before the call: the walker may answer inside it, and
+     * then `r` may already be released when it returns. */
+    r->walk_out = 1;
+    m->st.walks++;
     int rc = xlat_walker_translate(m->walker, &r->req, walk_done, r);
-    if (rc == XLAT_OK) {
-        r->walk_out = 1;
-        m->st.walks++;
-    } else if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full */
+    if (rc == XLAT_OK)
+        return;
+    r->walk_out = 0;
+    m->st.walks--;
+    if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full */
         xlat_target walkers = xlat_walker_target(m->walker);
         xlat__target_retry(m->ctx, &walkers, issue_walk, r);
     } else if (!r->answered) {
