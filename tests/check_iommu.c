@@ -246,6 +246,53 @@ START_TEST(never_answers_inside_translate)
 }
 END_TEST
 
+/* GPU 0's L2 holding the page, and a second GPU's request for it waiting
+ * for walker room when the probe answers: the walk left parked must not
+ * run (and release the record) once more. The in-service count wrapped and
+ * an idle IOMMU refused everything with "the ATS buffer is full". */
+START_TEST(probe_answers_a_parked_walk)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.remote_latency = 1;
+    c.walk.walkers = 1;
+    c.walk.queue_entries = 1;
+    make(&c);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = 4;
+    tc.name = "gpu0.l2";
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 0, l2), XLAT_OK);
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 5, .pfn = 0x905, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 0, &e), XLAT_OK);
+    ck_assert_int_eq(send(1, 1 << 12, 1), XLAT_OK);
+    ck_assert_int_eq(send(2, 2 << 12, 1), XLAT_OK);
+    ck_assert_int_eq(send(3, 5 << 12, 1), XLAT_OK);
+    xlat_advance(h.ctx, 5000);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_uint_eq(h.done[0].id, 3); /* the remote hit, at 200 + 1 */
+    ck_assert_uint_eq(h.done[0].completed, 201);
+    ck_assert_str_eq(h.done[0].resolver, "gpu0.l2");
+    ck_assert_uint_eq(h.done[1].completed, 700);
+    ck_assert_uint_eq(h.done[2].completed, 1200);
+    for (uint64_t i = 0; i < 4; i++)
+        ck_assert_msg(send(10 + i, i << 12, 0) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+    xlat_advance(h.ctx, 5000);
+    ck_assert_int_eq(h.n, 7);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.refusals, 0);
+    ck_assert_uint_eq(st.remote_hits, 1);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -322,5 +369,6 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, errors);
     tcase_add_test(tc, faults_free_their_slots);
     tcase_add_test(tc, never_answers_inside_translate);
+    tcase_add_test(tc, probe_answers_a_parked_walk);
     return s;
 }

@@ -178,7 +178,7 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 
 static void release_if_done(struct iommu_req *r)
 {
-    if (r->answered && !r->walk_out && !r->probe_out) {
+    if (r->answered && !r->walk_out && !r->probe_out && !r->walk_parked) {
         r->iommu->in_service--;
         xlat__pool_put(&r->iommu->reqs, r);
         xlat__waitq_wake(&r->iommu->waitq);
@@ -290,6 +290,11 @@ static void issue_walk(void *arg)
 {
     struct iommu_req *r = arg;
     struct xlat_iommu *m = r->iommu;
+    r->walk_parked = 0;
+    if (r->answered) { /* a probe answered while the walk waited for room */
+        release_if_done(r);
+        return;
+    }
     if (!r->walk_out && r->probe_gpu < 0) {
         int x = m->incl->remote_gpu(m, r);
         if (x >= 0 && xlat_schedule(m->ctx, m->cfg.remote_latency, probe_done, r) == XLAT_OK) {
@@ -309,7 +314,8 @@ static void issue_walk(void *arg)
     m->st.walks--;
     if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full */
         xlat_target walkers = xlat_walker_target(m->walker);
-        xlat__target_retry(m->ctx, &walkers, issue_walk, r);
+        if (xlat__target_retry(m->ctx, &walkers, issue_walk, r) == XLAT_OK)
+            r->walk_parked = 1;
     } else if (!r->answered) {
         answer(r, NULL, rc, m->name);
     }

@@ -23,6 +23,7 @@ struct iommu_req {
     void *user;
     uint64_t arrival;
     uint8_t walk_out, probe_out, answered;
+    uint8_t walk_parked; /* waiting for walker room: the record must stay */
     int32_t probe_gpu;
 };
 
