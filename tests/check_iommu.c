@@ -293,6 +293,63 @@ START_TEST(probe_answers_a_parked_walk)
 }
 END_TEST
 
+/* least-TLB Algorithm 1: "if hit in L2_TLB_x: abort IOMMU thread (PTW)",
+ * and §4.1: the pending entry goes when the first answer arrives. GPU 1's
+ * L2 holds pages 0-7 and GPU 0 asks for pages 0-8 with one walker: the
+ * walk of page 0 is already on the walker (it finishes, discarded, at 700),
+ * the queued walks of pages 1-7 are dropped, page 8 walks next (700-1200),
+ * and the answered requests' buffer slots are free at once (320). */
+START_TEST(remote_hits_abort_queued_walks)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.buffer_entries = 9;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.walk.walkers = 1;
+    make(&c);
+    ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 8 << 12, 0x908, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = 8;
+    tc.name = "gpu1.l2";
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 1, l2), XLAT_OK);
+    for (uint64_t p = 0; p < 8; p++) {
+        xlat_tlb_entry e = {.pasid = 1, .vpn = p, .pfn = 0x900 + p, .page_shift = 12,
+                            .perm = XLAT_PERM_R};
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    }
+    for (uint64_t p = 0; p <= 8; p++)
+        ck_assert_int_eq(send(p, p << 12, 0), XLAT_OK);
+    ck_assert_int_eq(send(9, 0, 0), XLAT_ERR_AGAIN);
+    xlat_advance(h.ctx, 321);
+    ck_assert_int_eq(h.n, 8);
+    for (int i = 0; i < 8; i++) {
+        ck_assert_uint_eq(h.done[i].id, (uint64_t)i);
+        ck_assert_uint_eq(h.done[i].completed, 320);
+        ck_assert_str_eq(h.done[i].resolver, "gpu1.l2");
+    }
+    ck_assert_int_eq(send(9, 3 << 12, 0), XLAT_OK); /* 9 slots, 1 in service */
+    xlat_advance(h.ctx, 2000);
+    ck_assert_int_eq(h.n, 10);
+    ck_assert_uint_eq(h.done[8].id, 9); /* a remote hit (521 + 120), its walk dropped */
+    ck_assert_uint_eq(h.done[8].completed, 641);
+    ck_assert_uint_eq(h.done[9].id, 8);
+    ck_assert_uint_eq(h.done[9].completed, 1200);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.walks, 2);
+    ck_assert_uint_eq(st.walks_aborted, 8);
+    ck_assert_uint_eq(st.late_discarded, 1);
+    ck_assert_uint_eq(st.remote_hits, 9);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -370,5 +427,6 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, faults_free_their_slots);
     tcase_add_test(tc, never_answers_inside_translate);
     tcase_add_test(tc, probe_answers_a_parked_walk);
+    tcase_add_test(tc, remote_hits_abort_queued_walks);
     return s;
 }

@@ -135,6 +135,8 @@ typedef struct xlat_iommu_stats {
     uint64_t tracker_inserts; /**< tracker insertions */
     uint64_t tracker_full;    /**< tracker insertions refused by a full partition */
     uint64_t max_spill_chain; /**< longest chain of spills set off by one victim */
+    uint64_t walks_aborted;   /**< walks dropped before reaching a walker because another
+                                   answer (a remote L2) came first (least-TLB Algorithm 1) */
 } xlat_iommu_stats;
 
 /** @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles; 8 walkers at

@@ -11,7 +11,7 @@
 
 static void lookup_done(void *arg);
 static void lookup2_done(void *arg);
-static void issue_walk(void *arg);
+static void issue_walk(struct iommu_req *r);
 static void probe_done(void *arg);
 
 void xlat_iommu_config_init(xlat_iommu_config *cfg)
@@ -102,7 +102,8 @@ static int build(struct xlat_iommu *m)
     if (rc == XLAT_OK)
         rc = xlat__iommu_faults_init(m);
     if (rc == XLAT_OK)
-        rc = xlat__pool_init(&m->reqs, m->ctx, sizeof(struct iommu_req), m->cfg.buffer_entries);
+        rc = xlat__pool_init(&m->reqs, m->ctx, sizeof(struct iommu_req),
+                             (size_t)m->cfg.buffer_entries + m->cfg.walk.walkers);
     if (rc == XLAT_OK)
         rc = xlat__waitq_init(&m->waitq, m->ctx);
     return rc;
@@ -176,16 +177,49 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 
 /* ---- the request flow ------------------------------------------------ */
 
-static void release_if_done(struct iommu_req *r)
+static void drain_walks(struct xlat_iommu *m);
+
+/* The record goes back to the pool once nothing refers to it any more: a
+ * walk on a walker or a probe may answer after the request was served. */
+static void free_if_idle(struct iommu_req *r)
 {
-    if (r->answered && !r->walk_out && !r->probe_out && !r->walk_parked) {
-        r->iommu->in_service--;
+    if (r->answered && !r->walk_out && !r->probe_out && !r->queued)
         xlat__pool_put(&r->iommu->reqs, r);
-        xlat__waitq_wake(&r->iommu->waitq);
-    }
 }
 
-/* Serves `r` with translation `e` (NULL: `status`) resolved by `resolver`. */
+static void wq_unlink(struct xlat_iommu *m, struct iommu_req *r)
+{
+    if (r->qprev)
+        r->qprev->qnext = r->qnext;
+    else
+        m->wq_head = r->qnext;
+    if (r->qnext)
+        r->qnext->qprev = r->qprev;
+    else
+        m->wq_tail = r->qprev;
+    r->qprev = r->qnext = NULL;
+    r->queued = 0;
+}
+
+static void wq_push(struct xlat_iommu *m, struct iommu_req *r, bool front)
+{
+    r->queued = 1;
+    r->qprev = front ? NULL : m->wq_tail;
+    r->qnext = front ? m->wq_head : NULL;
+    if (r->qprev)
+        r->qprev->qnext = r;
+    else
+        m->wq_head = r;
+    if (r->qnext)
+        r->qnext->qprev = r;
+    else
+        m->wq_tail = r;
+}
+
+/* Serves `r` with translation `e` (NULL: `status`) resolved by `resolver`.
+ * Its ATS buffer slot frees now (least-TLB §4.1: the pending entry is
+ * removed when the first answer arrives), and a walk it still had queued
+ * is dropped (Algorithm 1: "abort IOMMU thread (PTW)"). */
 static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, const char *resolver)
 {
     struct xlat_iommu *m = r->iommu;
@@ -199,9 +233,15 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
         m->incl->on_answer(m, r->req.gpu, e);
     }
     r->answered = 1;
+    if (r->queued) {
+        wq_unlink(m, r);
+        m->st.walks_aborted++;
+    }
+    m->in_service--;
+    xlat__waitq_wake(&m->waitq);
     xlat_done_fn done = r->done;
     void *user = r->user;
-    release_if_done(r);
+    free_if_idle(r);
     done(user, &resp);
 }
 
@@ -272,53 +312,32 @@ static void walk_done(void *user, const xlat_resp *resp)
     r->walk_out = 0;
     if (r->answered) {
         m->st.late_discarded++;
-        release_if_done(r);
-        return;
+        free_if_idle(r);
+    } else {
+        xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = resp->page_shift,
+                            .vpn = r->req.vaddr >> resp->page_shift, .pfn = resp->pfn,
+                            .perm = resp->perm, .flags = (uint16_t)m->cfg.spill_counter};
+        bool valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
+        if (valid)
+            m->incl->on_walk(m, &e, r->req.gpu);
+        m->st.walk_answers++;
+        answer(r, valid ? &e : NULL, valid ? XLAT_OK : resp->status, resp->resolver);
     }
-    xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = resp->page_shift,
-                        .vpn = r->req.vaddr >> resp->page_shift, .pfn = resp->pfn,
-                        .perm = resp->perm, .flags = (uint16_t)m->cfg.spill_counter};
-    bool valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
-    if (valid)
-        m->incl->on_walk(m, &e, r->req.gpu);
-    m->st.walk_answers++;
-    answer(r, valid ? &e : NULL, valid ? XLAT_OK : resp->status, resp->resolver);
+    drain_walks(m); /* a walker is free */
 }
 
-/* A miss: the walk starts now; a positive tracker also sends a probe. */
-static void issue_walk(void *arg)
+/* A miss: the walk is queued; a positive tracker also sends a probe. */
+static void issue_walk(struct iommu_req *r)
 {
-    struct iommu_req *r = arg;
     struct xlat_iommu *m = r->iommu;
-    r->walk_parked = 0;
-    if (r->answered) { /* a probe answered while the walk waited for room */
-        release_if_done(r);
-        return;
+    int x = m->incl->remote_gpu(m, r);
+    if (x >= 0 && xlat_schedule(m->ctx, m->cfg.remote_latency, probe_done, r) == XLAT_OK) {
+        r->probe_gpu = x;
+        r->probe_out = 1;
+        m->st.remote_probes++;
     }
-    if (!r->walk_out && r->probe_gpu < 0) {
-        int x = m->incl->remote_gpu(m, r);
-        if (x >= 0 && xlat_schedule(m->ctx, m->cfg.remote_latency, probe_done, r) == XLAT_OK) {
-            r->probe_gpu = x;
-            r->probe_out = 1;
-            m->st.remote_probes++;
-        }
-    }
-    /* Outstanding before the call: the walker may answer inside it, and
-     * then `r` may already be released when it returns. */
-    r->walk_out = 1;
-    m->st.walks++;
-    int rc = xlat_walker_translate(m->walker, &r->req, walk_done, r);
-    if (rc == XLAT_OK)
-        return;
-    r->walk_out = 0;
-    m->st.walks--;
-    if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full */
-        xlat_target walkers = xlat_walker_target(m->walker);
-        if (xlat__target_retry(m->ctx, &walkers, issue_walk, r) == XLAT_OK)
-            r->walk_parked = 1;
-    } else if (!r->answered) {
-        answer(r, NULL, rc, m->name);
-    }
+    wq_push(m, r, false);
+    drain_walks(m);
 }
 
 static void probe_done(void *arg)
@@ -332,21 +351,79 @@ static void probe_done(void *arg)
     r->probe_out = 0;
     if (r->answered) {
         m->st.late_discarded++;
-        release_if_done(r);
+        free_if_idle(r);
         return;
     }
     m->incl->on_remote(m, x, &r->req, hit, &e);
-    if (!hit) {
+    if (hit) {
+        m->st.remote_hits++;
+        answer(r, &e, XLAT_OK, xlat_tlb_name(m->l2[x]));
+    } else {
         m->st.remote_misses++; /* the walk goes on */
-        return;
     }
-    m->st.remote_hits++;
-    answer(r, &e, XLAT_OK, xlat_tlb_name(m->l2[x]));
+    drain_walks(m);
+}
+
+/* ---- the walk queue ---------------------------------------------------
+ * Walks reach the walkers in arrival order. A walk raced by a remote probe
+ * leaves this queue only when a walker can start it at once: while it waits
+ * here a remote hit can still abort it (least-TLB Algorithm 1), whereas the
+ * walkers' buffer cannot give a request back. Later walks wait behind it,
+ * so the walkers see the order they would have seen; a walk already on a
+ * walker runs to its end and its answer is discarded. Without probes
+ * (every other policy) each walk is handed over as it arrives. */
+
+static bool walker_free_now(const struct xlat_iommu *m)
+{
+    return xlat_walker_busy(m->walker) < m->cfg.walk.walkers && !xlat_walker_buffered(m->walker);
+}
+
+/* Hands r's walk to the walkers. The walker may answer inside the call and
+ * `r` may be released by then, so its state is set first. */
+static int hand_over(struct xlat_iommu *m, struct iommu_req *r)
+{
+    wq_unlink(m, r);
+    r->walk_out = 1;
+    m->st.walks++;
+    int rc = xlat_walker_translate(m->walker, &r->req, walk_done, r);
+    if (rc == XLAT_OK)
+        return XLAT_OK;
+    r->walk_out = 0;
+    m->st.walks--;
+    if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full: first in line again */
+        wq_push(m, r, true);
+        return rc;
+    }
+    answer(r, NULL, rc, m->name);
+    return XLAT_OK;
+}
+
+static void walks_room(void *arg)
+{
+    struct xlat_iommu *m = arg;
+    m->wq_parked = false;
+    drain_walks(m);
+}
+
+static void drain_walks(struct xlat_iommu *m)
+{
+    if (m->wq_draining || m->wq_parked)
+        return;
+    m->wq_draining = true;
+    struct iommu_req *r;
+    while ((r = m->wq_head) != NULL && (!r->probe_out || walker_free_now(m))) {
+        if (hand_over(m, r) == XLAT_ERR_AGAIN) {
+            xlat_target walkers = xlat_walker_target(m->walker);
+            m->wq_parked = xlat__target_retry(m->ctx, &walkers, walks_room, m) == XLAT_OK;
+            break;
+        }
+    }
+    m->wq_draining = false;
 }
 
 static int owned_event(void *iommu, xlat_event_fn fn, void *user)
 {
-    if (fn == lookup_done || fn == lookup2_done || fn == issue_walk || fn == probe_done)
+    if (fn == lookup_done || fn == lookup2_done || fn == probe_done)
         return ((struct iommu_req *)user)->iommu == iommu;
     return user == iommu; /* victim handling and fault timers carry the IOMMU itself */
 }

@@ -23,8 +23,9 @@ struct iommu_req {
     void *user;
     uint64_t arrival;
     uint8_t walk_out, probe_out, answered;
-    uint8_t walk_parked; /* waiting for walker room: the record must stay */
+    uint8_t queued;      /* its walk waits in the IOMMU's walk queue */
     int32_t probe_gpu;
+    struct iommu_req *qprev, *qnext; /* the walk queue */
 };
 
 /* An L2 victim waiting to be handled (victims arrive from inside the L2's
@@ -69,7 +70,9 @@ struct xlat_iommu {
     uint64_t evictions[IOMMU_MAX_GPUS]; /* cumulative Eviction Counters */
     uint64_t occupancy[IOMMU_MAX_GPUS]; /* IOMMU TLB entries by source GPU */
     struct xlat_pool reqs;
-    uint32_t in_service;
+    uint32_t in_service;                /* requests not answered yet */
+    struct iommu_req *wq_head, *wq_tail; /* walks not handed to the walkers yet */
+    bool wq_parked, wq_draining;
     struct xlat_waitq waitq;            /* senders refused with a full buffer */
     struct iommu_victim *victims;       /* ring of pending L2 victims */
     uint32_t victims_cap, victims_head, victims_len;
