@@ -67,6 +67,8 @@ struct xlat_iommu {
     xlat_tlb_evict_fn l2_prev_fn[IOMMU_MAX_GPUS];
     void *l2_prev_user[IOMMU_MAX_GPUS];
     xlat_cuckoo *tracker[IOMMU_MAX_GPUS];
+    uint64_t tracker_shifts[IOMMU_MAX_GPUS];      /* page sizes each partition holds */
+    uint32_t tracker_sizes[IOMMU_MAX_GPUS][64];   /* its keys by page shift */
     uint64_t evictions[IOMMU_MAX_GPUS]; /* cumulative Eviction Counters */
     uint64_t occupancy[IOMMU_MAX_GPUS]; /* IOMMU TLB entries by source GPU */
     struct xlat_pool reqs;
@@ -104,6 +106,9 @@ void xlat__tracker_del(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry 
 /* Lowest GPU other than `except` whose partition holds (pasid, vaddr), or -1. */
 int xlat__tracker_find(const struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr,
                        uint32_t except);
+/* A probe of GPU `gpu` missed: delete every key of (pasid, vaddr) its
+ * partition reports, whatever the page size that answered. */
+void xlat__tracker_forget(struct xlat_iommu *m, uint32_t gpu, uint32_t pasid, uint64_t vaddr);
 void xlat__tracker_reset(struct xlat_iommu *m);
 
 /* Page requests (iommu_fault.c). */

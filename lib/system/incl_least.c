@@ -65,8 +65,7 @@ static void forget_remote(struct xlat_iommu *m, uint32_t gpu, const xlat_req *re
         return;
     }
     /* A false positive: drop what the tracker claimed, whatever its size. */
-    xlat_tlb_entry probe = {.pasid = req->pasid, .page_shift = 12, .vpn = req->vaddr >> 12};
-    xlat__tracker_del(m, gpu, &probe);
+    xlat__tracker_forget(m, gpu, req->pasid, req->vaddr);
 }
 
 /* Single-app: a remote hit leaves the remote copy where it is (sharing). */
