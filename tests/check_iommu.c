@@ -423,6 +423,36 @@ START_TEST(probe_miss_deletes_the_probed_key)
 }
 END_TEST
 
+/* An invalidation deletes a tracker key only where an L2 held the page: a
+ * page that no L2 holds but whose fingerprint collides with a tracked page
+ * must not take that page's fingerprint with it (it used to be deleted
+ * from every GPU's partition). */
+START_TEST(invalidate_spares_other_keys)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tracker_entries = 8; /* 4 slots per partition: collisions are easy to find */
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 8, "gpu1.l2");
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 2, .pfn = 0x902, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    uint64_t twin = 0;
+    for (uint64_t p = 0x100; p < 0x10000 && !twin; p++)
+        if (xlat_iommu_tracked(h.iommu, 1, 1, p << 12))
+            twin = p;
+    ck_assert_uint_ne(twin, 0);
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, twin << 12), 0);
+    ck_assert(xlat_iommu_tracked(h.iommu, 1, 1, 2 << 12));
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, 2 << 12), 1); /* held: deleted */
+    ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 2 << 12));
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -503,5 +533,6 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, remote_hits_abort_queued_walks);
     tcase_add_test(tc, tracker_false_positive_rate);
     tcase_add_test(tc, probe_miss_deletes_the_probed_key);
+    tcase_add_test(tc, invalidate_spares_other_keys);
     return s;
 }

@@ -19,12 +19,14 @@ int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
         return XLAT_ERR_INVAL;
     int removed = xlat__iommu_remove(m, pasid, vaddr);
     for (uint32_t g = 0; g < m->cfg.gpus; g++) {
-        xlat_tlb_entry e = {.pasid = pasid, .page_shift = 12, .vpn = vaddr >> 12};
-        xlat__tracker_del(m, g, &e);
+        xlat_tlb_entry e;
         if (!m->l2[g])
             continue;
+        /* Only what an L2 held leaves the tracker: deleting a key from a
+         * partition that never had it would delete the fingerprint of
+         * another key that happens to share it. */
         while (xlat_tlb_probe(m->l2[g], pasid, vaddr, &e) == XLAT_OK) {
-            xlat__tracker_del(m, g, &e);
+            m->incl->on_l2_gone(m, g, &e);
             xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
             removed++;
         }

@@ -48,6 +48,8 @@ struct incl_ops {
     int (*remote_gpu)(struct xlat_iommu *m, const struct iommu_req *r);
     void (*on_remote)(struct xlat_iommu *m, uint32_t gpu, const xlat_req *req, bool hit,
                       const xlat_tlb_entry *e);
+    /* A shootdown removed `e` from GPU gpu's L2. */
+    void (*on_l2_gone)(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e);
 };
 
 extern const struct incl_ops xlat__incl_mostly;

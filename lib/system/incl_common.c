@@ -63,3 +63,10 @@ void xlat__incl_no_remote_result(struct xlat_iommu *m, uint32_t gpu, const xlat_
     (void)hit;
     (void)e;
 }
+
+void xlat__incl_nothing_on_l2_gone(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
+{
+    (void)m;
+    (void)gpu;
+    (void)e;
+}

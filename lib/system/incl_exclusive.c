@@ -18,4 +18,5 @@ const struct incl_ops xlat__incl_exclusive = {
     .on_iommu_victim = xlat__incl_drop_iommu_victim,
     .remote_gpu = xlat__incl_no_remote,
     .on_remote = xlat__incl_no_remote_result,
+    .on_l2_gone = xlat__incl_nothing_on_l2_gone,
 };

@@ -17,4 +17,5 @@ const struct incl_ops xlat__incl_inclusive = {
     .on_iommu_victim = back_invalidate,
     .remote_gpu = xlat__incl_no_remote,
     .on_remote = xlat__incl_no_remote_result,
+    .on_l2_gone = xlat__incl_nothing_on_l2_gone,
 };

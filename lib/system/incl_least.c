@@ -85,6 +85,18 @@ static void multi_remote(struct xlat_iommu *m, uint32_t gpu, const xlat_req *req
         xlat_tlb_invalidate(m->l2[gpu], e->pasid, e->vpn << e->page_shift);
 }
 
+/* Single-app tracks every L2 entry; multi-app only the spilled guests. */
+static void single_l2_gone(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
+{
+    xlat__tracker_del(m, gpu, e);
+}
+
+static void multi_l2_gone(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
+{
+    if (e->flags & IOMMU_SPILLED)
+        xlat__tracker_del(m, gpu, e);
+}
+
 const struct incl_ops xlat__incl_least = {
     .name = "least-inclusive",
     .on_hit = xlat__incl_move_on_hit,
@@ -94,6 +106,7 @@ const struct incl_ops xlat__incl_least = {
     .on_iommu_victim = xlat__incl_drop_iommu_victim,
     .remote_gpu = tracked_gpu,
     .on_remote = single_remote,
+    .on_l2_gone = single_l2_gone,
 };
 
 const struct incl_ops xlat__incl_least_multi = {
@@ -105,4 +118,5 @@ const struct incl_ops xlat__incl_least_multi = {
     .on_iommu_victim = spill_victim,
     .remote_gpu = tracked_gpu,
     .on_remote = multi_remote,
+    .on_l2_gone = multi_l2_gone,
 };

@@ -14,5 +14,6 @@ void xlat__incl_drop_iommu_victim(struct xlat_iommu *m, const xlat_tlb_entry *e)
 int xlat__incl_no_remote(struct xlat_iommu *m, const struct iommu_req *r);
 void xlat__incl_no_remote_result(struct xlat_iommu *m, uint32_t gpu, const xlat_req *req, bool hit,
                                  const xlat_tlb_entry *e);
+void xlat__incl_nothing_on_l2_gone(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e);
 
 #endif
