@@ -208,6 +208,60 @@ START_TEST(exclusive_moves)
 }
 END_TEST
 
+/* A spill's own victim can set off another spill: GPU 0's fill of 0x4
+ * evicts 0x1 into the IOMMU TLB, whose victim 0x3 is spilled to GPU 1;
+ * that spill evicts GPU 1's 0x2 into the IOMMU TLB, whose victim 0x1 is
+ * spilled to GPU 2. One victim, a chain of two spills (the counter stayed
+ * at 1: the chain was restarted for every queued victim). */
+START_TEST(spill_chain)
+{
+    lf_build(&f, 1, 1, XLAT_INCL_LEAST, true, XLAT_SPILL_CUMULATIVE);
+    lf_preload_l2(&f, 0, 0x1);
+    lf_preload_l2(&f, 1, 0x2);
+    lf_preload_iommu(&f, 0, 0x3);
+    static const step steps[] = {
+        {0, 0, "", {"0x1", "0x2", "", ""}, "0x3", {"", "", "", ""}, {1, 0, 0, 0}},
+        {0, 0x4, "WALK", {"0x4", "0x3*", "0x1*", ""}, "0x2", {"", "0x3", "0x1", ""}, {2, 1, 0, 0}},
+    };
+    run_steps(steps, 2);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(f.iommu, &st);
+    ck_assert_uint_eq(st.spills, 2);
+    ck_assert_uint_eq(st.max_spill_chain, 2);
+    /* A second, independent victim starts a chain of its own. */
+    ck_assert_str_eq(lf_access(&f, 3, 0x5), "WALK");
+    xlat_iommu_stats_get(f.iommu, &st);
+    ck_assert_uint_eq(st.max_spill_chain, 2);
+}
+END_TEST
+
+/* The requester's new entry and a spill into the same L2 set: the L2 fills
+ * the requester's entry first (its victim reaches the IOMMU from inside
+ * that fill), and the spill it sets off lands afterwards at MRU, one above
+ * the new entry (doc/least-tlb.md). Occupancy rule: GPU 1's 0x3 leaves the
+ * IOMMU TLB and every other GPU has one entry there and a full L2, so the
+ * lowest id, the requester GPU 0, receives it. */
+START_TEST(spill_into_the_requesters_set)
+{
+    lf_build(&f, 2, 3, XLAT_INCL_LEAST, true, XLAT_SPILL_OCCUPANCY);
+    static const uint64_t l2[LF_GPUS][2] = {{0x1, 0x2}, {0, 0}, {0x8, 0x9}, {0xA, 0xB}};
+    for (uint32_t g = 0; g < LF_GPUS; g++)
+        for (int i = 0; i < 2; i++)
+            if (l2[g][i])
+                lf_preload_l2(&f, g, l2[g][i]);
+    lf_preload_iommu(&f, 1, 0x3);
+    lf_preload_iommu(&f, 2, 0x5);
+    lf_preload_iommu(&f, 3, 0x6);
+    static const step steps[] = {
+        {0, 0, "", {"0x1 0x2", "", "0x8 0x9", "0xA 0xB"}, "0x3 0x5 0x6", {"", "", "", ""},
+         {0, 1, 1, 1}},
+        {0, 0x4, "WALK", {"0x4 0x3*", "0x5*", "0x8 0x9", "0xA 0xB"}, "0x6 0x1 0x2",
+         {"0x3", "0x5", "", ""}, {2, 0, 0, 1}},
+    };
+    run_steps(steps, 2);
+}
+END_TEST
+
 Suite *least_tlb_suite(void)
 {
     Suite *s = suite_create("least_tlb");
@@ -220,5 +274,7 @@ Suite *least_tlb_suite(void)
     tcase_add_test(tc, figure13_baseline);
     tcase_add_test(tc, inclusive_back_invalidates);
     tcase_add_test(tc, exclusive_moves);
+    tcase_add_test(tc, spill_chain);
+    tcase_add_test(tc, spill_into_the_requesters_set);
     return s;
 }

@@ -32,6 +32,7 @@ struct iommu_req {
  * own insert, so they are handled afterwards, in order). */
 struct iommu_victim {
     uint32_t gpu;
+    uint32_t chain; /* spills that led to it (0: an ordinary fill evicted it) */
     xlat_tlb_entry e;
 };
 
@@ -81,7 +82,7 @@ struct xlat_iommu {
     struct iommu_victim *victims;       /* ring of pending L2 victims */
     uint32_t victims_cap, victims_head, victims_len;
     bool victims_scheduled;
-    uint32_t chain;                     /* spills set off by the victim being handled */
+    uint32_t chain;                     /* spills behind the L2 insert in progress */
     struct xlat_iommu_fault *faults;    /* page requests gathered for a batch */
     uint32_t nfaults;
     bool fault_timer;

@@ -53,6 +53,7 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
         return;
     struct iommu_victim *v = &m->victims[(m->victims_head + m->victims_len++) % m->victims_cap];
     v->gpu = (uint32_t)gpu;
+    v->chain = m->chain;
     v->e = *victim;
     if (!m->victims_scheduled && xlat_schedule(m->ctx, 0, handle_victims, m) == XLAT_OK)
         m->victims_scheduled = true;
@@ -66,8 +67,11 @@ static void handle_victims(void *arg)
         struct iommu_victim v = m->victims[m->victims_head];
         m->victims_head = (m->victims_head + 1) % m->victims_cap;
         m->victims_len--;
-        m->chain = 0;
+        /* A spill's own victim carries its chain on: a spill it sets off
+         * is one link longer. */
+        m->chain = v.chain;
         m->incl->on_l2_victim(m, v.gpu, &v.e);
+        m->chain = 0;
     }
 }
 
@@ -140,10 +144,13 @@ void xlat__iommu_spill(struct xlat_iommu *m, const xlat_tlb_entry *w)
     guest.flags = (uint16_t)((sc - 1) | IOMMU_SPILLED);
     guest.aux = 0;
     m->st.spills++;
-    if (++m->chain > m->st.max_spill_chain)
-        m->st.max_spill_chain = m->chain;
+    uint32_t outer = m->chain;
+    if (outer + 1 > m->st.max_spill_chain)
+        m->st.max_spill_chain = outer + 1;
     xlat__tracker_add(m, (uint32_t)rx, &guest);
+    m->chain = outer + 1;
     xlat_tlb_insert(m->l2[rx], &guest, NULL); /* its own victim joins the queue */
+    m->chain = outer;
 }
 
 void xlat__iommu_back_invalidate(struct xlat_iommu *m, const xlat_tlb_entry *w)
