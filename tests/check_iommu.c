@@ -453,6 +453,30 @@ START_TEST(invalidate_spares_other_keys)
 }
 END_TEST
 
+/* An entry the IOMMU TLB refuses (a page number too wide for its page
+ * size) is not preloaded: the call fails and no GPU's Eviction Counter or
+ * occupancy counts it (it returned XLAT_OK and counted an eviction). */
+START_TEST(preload_refused)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.inclusion = XLAT_INCL_LEAST;
+    for (int rule = 0; rule < 2; rule++) {
+        c.spill_rx = rule ? XLAT_SPILL_OCCUPANCY : XLAT_SPILL_CUMULATIVE;
+        make(&c);
+        xlat_tlb_entry e = {.pasid = 1, .vpn = 1ull << 52, .pfn = 1, .page_shift = 12};
+        ck_assert_int_eq(xlat_iommu_preload(h.iommu, 2, &e), XLAT_ERR_INVAL);
+        ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 2), 0);
+        ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(h.iommu)), 0);
+        e.vpn = 7;
+        ck_assert_int_eq(xlat_iommu_preload(h.iommu, 2, &e), XLAT_OK);
+        ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 2), 1);
+        xlat_iommu_destroy(h.iommu);
+        h.iommu = NULL;
+    }
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -534,5 +558,6 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, tracker_false_positive_rate);
     tcase_add_test(tc, probe_miss_deletes_the_probed_key);
     tcase_add_test(tc, invalidate_spares_other_keys);
+    tcase_add_test(tc, preload_refused);
     return s;
 }

@@ -208,7 +208,10 @@ XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t v
  *        (its Eviction Counter and occupancy count it); for warming up and
  *        for reproducing a paper's starting state.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift
+ * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift, or an entry the
+ *         IOMMU TLB refuses (a vpn too wide for its page size); nothing is
+ *         inserted or counted
+ * @retval XLAT_ERR_NOMEM an unbounded IOMMU TLB could not grow (nothing counted)
  */
 XLAT_API int xlat_iommu_preload(xlat_iommu *iommu, uint32_t source, const xlat_tlb_entry *e);
 

@@ -48,9 +48,11 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
         return xlat__fail(m->ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: page_shift %u", e->page_shift);
     xlat_tlb_entry in = *e;
     in.flags = (uint16_t)m->cfg.spill_counter; /* a native victim of `source` */
-    m->evictions[source]++;
-    xlat__iommu_insert(m, &in, source);
-    return XLAT_OK;
+    m->evictions[source]++; /* before the insert: a spill it sets off sees it */
+    int rc = xlat__iommu_insert(m, &in, source);
+    if (rc < 0)
+        m->evictions[source]--; /* the IOMMU TLB refused it */
+    return rc;
 }
 
 int xlat_iommu_preload_l2(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)

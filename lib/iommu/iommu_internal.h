@@ -92,8 +92,9 @@ struct xlat_iommu {
 /* Victims and spills (iommu_victim.c). */
 int xlat__iommu_victims_init(struct xlat_iommu *m);
 void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *victim);
-/* Puts `e` (from GPU `source`) into the IOMMU TLB and deals with its victim. */
-void xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source);
+/* Puts `e` (from GPU `source`) into the IOMMU TLB and deals with its
+ * victim; a negative code when the TLB refuses it (nothing changed). */
+int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source);
 /* Removes what covers (pasid, vaddr) from the IOMMU TLB(s), keeping occupancy right. */
 int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr);
 /* The receiver of a spilled IOMMU victim, or -1 (least-TLB §4.2). */

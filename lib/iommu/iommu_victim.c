@@ -81,18 +81,23 @@ static void count_out(struct xlat_iommu *m, const xlat_tlb_entry *e)
         m->occupancy[e->aux]--;
 }
 
-void xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source)
+int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source)
 {
     xlat_tlb_entry in = *e, old, victim;
     in.aux = source; /* the IOMMU entry remembers which GPU it came from */
-    if (xlat_tlb_probe(m->tlb, e->pasid, e->vpn << e->page_shift, &old) == XLAT_OK &&
-        old.vpn == e->vpn && old.page_shift == e->page_shift)
+    bool refresh = xlat_tlb_probe(m->tlb, e->pasid, e->vpn << e->page_shift, &old) == XLAT_OK &&
+                   old.vpn == e->vpn && old.page_shift == e->page_shift;
+    int rc = xlat_tlb_insert(m->tlb, &in, &victim);
+    if (rc < 0)
+        return rc; /* refused: nothing changed */
+    if (refresh)
         count_out(m, &old); /* refreshed in place: its source may change */
     m->occupancy[source]++;
-    if (xlat_tlb_insert(m->tlb, &in, &victim) == 1) {
+    if (rc == 1) {
         count_out(m, &victim);
         m->incl->on_iommu_victim(m, &victim);
     }
+    return XLAT_OK;
 }
 
 int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
