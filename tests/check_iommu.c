@@ -477,6 +477,54 @@ START_TEST(preload_refused)
 }
 END_TEST
 
+/* Each inclusion policy owns its state (least-TLB's tracker partitions,
+ * counters): created with the IOMMU, freed with it, and an allocation
+ * failure at any point of the creation leaves nothing behind. */
+START_TEST(policy_state_fails_cleanly)
+{
+    static const struct { xlat_incl incl; bool multi; long allocs; } policy[] = {
+        {XLAT_INCL_MOSTLY, false, 0}, {XLAT_INCL_EXCLUSIVE, false, 0},
+        {XLAT_INCL_LEAST, false, 12}, {XLAT_INCL_LEAST, true, 12}};
+    long plain = 0;
+    for (size_t i = 0; i < sizeof(policy) / sizeof(policy[0]); i++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        xlat_ctx *ctx = test_ctx(3, &ca);
+        xlat_physmem *mem;
+        xlat_pagetable *pt;
+        test_table(ctx, &mem, &pt);
+        size_t base_live = ca.live_bytes;
+        xlat_iommu_config c;
+        xlat_iommu_config_init(&c);
+        c.walk.pt = pt;
+        c.inclusion = policy[i].incl;
+        c.multi_app = policy[i].multi;
+        xlat_iommu *m = NULL;
+        long k;
+        for (k = 0; k < 1000; k++) {
+            ca.fail_after = k;
+            int rc = xlat_iommu_create(ctx, &c, &m);
+            if (rc == XLAT_OK)
+                break;
+            ck_assert_int_eq(rc, XLAT_ERR_NOMEM);
+            ck_assert_uint_eq(ca.live_bytes, base_live);
+        }
+        ca.fail_after = -1;
+        if (i == 0)
+            plain = k;
+        /* least-TLB's state adds its tracker: a filter per GPU (4), each
+         * a handle, a table and an undo log. */
+        ck_assert_int_eq(k, plain + policy[i].allocs);
+        xlat_iommu_destroy(m);
+        ck_assert_uint_eq(ca.live_bytes, base_live);
+        xlat_pagetable_destroy(pt);
+        xlat_physmem_destroy(mem);
+        xlat_ctx_destroy(ctx);
+        ck_assert_uint_eq(ca.live_bytes, 0);
+    }
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -559,5 +607,6 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, probe_miss_deletes_the_probed_key);
     tcase_add_test(tc, invalidate_spares_other_keys);
     tcase_add_test(tc, preload_refused);
+    tcase_add_test(tc, policy_state_fails_cleanly);
     return s;
 }

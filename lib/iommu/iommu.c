@@ -1,6 +1,7 @@
 /*
  * The IOMMU: ATS requests look up the IOMMU TLB; a miss goes to the page
- * walkers and, under least-TLB, to the GPU the Local TLB tracker points at.
+ * walkers and, when the inclusion policy names one (least-TLB's Local TLB
+ * tracker), to another GPU's L2 as well.
  * The pending table (one record per request) lets the first valid answer
  * win and drops the later one ("Improving Address Translation in Multi-GPUs
  * via Sharing and Spilling aware TLB Design" §4.1).
@@ -40,7 +41,7 @@ void xlat_iommu_config_init(xlat_iommu_config *cfg)
     cfg->fault_batch = 1;
 }
 
-static const struct incl_ops *incl_ops(xlat_incl incl, bool multi_app)
+static const struct incl_policy *incl_policy(xlat_incl incl, bool multi_app)
 {
     switch (incl) {
     case XLAT_INCL_MOSTLY: return &xlat__incl_mostly;
@@ -57,16 +58,15 @@ static int check_config(xlat_ctx *ctx, const xlat_iommu_config *c)
     if (c->gpus == 0 || c->gpus > IOMMU_MAX_GPUS)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: gpus must be 1..%d, not %u", n,
                           IOMMU_MAX_GPUS, c->gpus);
-    if (!incl_ops(c->inclusion, c->multi_app))
+    if (!incl_policy(c->inclusion, c->multi_app))
         return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: unknown inclusion policy %d", n,
                           (int)c->inclusion);
     if (c->tlb2_entries && c->inclusion != XLAT_INCL_MOSTLY)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "iommu %s: a second-level IOMMU TLB needs the mostly-inclusive policy", n);
-    if (c->buffer_entries == 0 || c->spill_counter > IOMMU_SC_MASK || c->fault_batch == 0)
+    if (c->buffer_entries == 0 || c->fault_batch == 0)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
-                          "iommu %s: buffer_entries and fault_batch must be >= 1, spill_counter <= %u",
-                          n, IOMMU_SC_MASK);
+                          "iommu %s: buffer_entries and fault_batch must be >= 1", n);
     return XLAT_OK;
 }
 
@@ -85,6 +85,33 @@ static int make_tlb(struct xlat_iommu *m, xlat_tlb **out, const char *suffix, ui
     return xlat_tlb_create(m->ctx, &c, out);
 }
 
+/* The policy's state, owned by the policy from init to fini. */
+static int incl_init(struct xlat_iommu *m)
+{
+    xlat__iommu_services_init(m);
+    m->incl_state = xlat__calloc(m->ctx, 1, m->incl->state_size);
+    if (!m->incl_state)
+        return XLAT_ERR_NOMEM;
+    int rc = m->incl->init ? m->incl->init(m->incl_state, &m->services) : XLAT_OK;
+    if (rc != XLAT_OK) {
+        if (m->incl->fini)
+            m->incl->fini(m->incl_state); /* init may have built part of its state */
+        xlat__free(m->ctx, m->incl_state, m->incl->state_size);
+        m->incl_state = NULL;
+    }
+    return rc;
+}
+
+static void incl_fini(struct xlat_iommu *m)
+{
+    if (!m->incl_state)
+        return;
+    if (m->incl->fini)
+        m->incl->fini(m->incl_state);
+    xlat__free(m->ctx, m->incl_state, m->incl->state_size);
+    m->incl_state = NULL;
+}
+
 static int build(struct xlat_iommu *m)
 {
     int rc = make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
@@ -96,7 +123,7 @@ static int build(struct xlat_iommu *m)
     if (rc == XLAT_OK)
         rc = xlat_walker_create(m->ctx, &w, &m->walker);
     if (rc == XLAT_OK)
-        rc = xlat__tracker_init(m);
+        rc = incl_init(m);
     if (rc == XLAT_OK)
         rc = xlat__iommu_victims_init(m);
     if (rc == XLAT_OK)
@@ -120,7 +147,7 @@ static void iommu_free(struct xlat_iommu *m)
     xlat_walker_destroy(m->walker);
     xlat_tlb_destroy(m->tlb);
     xlat_tlb_destroy(m->tlb2);
-    xlat__tracker_release(m);
+    incl_fini(m);
     xlat__pool_release(&m->reqs);
     xlat__waitq_release(&m->waitq);
     xlat__free(m->ctx, m->victims, m->victims_cap * sizeof(*m->victims));
@@ -146,7 +173,7 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory");
     m->ctx = ctx;
     m->cfg = c;
-    m->incl = incl_ops(c.inclusion, c.multi_app);
+    m->incl = incl_policy(c.inclusion, c.multi_app);
     m->name = xlat__strdup(ctx, c.name ? c.name : "iommu");
     m->cfg.name = m->name;
     rc = m->name ? build(m) : XLAT_ERR_NOMEM;
@@ -176,6 +203,13 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 }
 
 /* ---- the request flow ------------------------------------------------ */
+
+void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e)
+{
+    e->flags = 0;
+    if (m->incl->native)
+        m->incl->native(m->incl_state, e);
+}
 
 static void drain_walks(struct xlat_iommu *m);
 
@@ -227,10 +261,12 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
                       .status = status, .issued = r->arrival, .completed = m->ctx->now,
                       .resolver = resolver};
     if (e && status == XLAT_OK) {
-        xlat__resp_translate(&resp, e, r->req.vaddr, r->req.access);
-        resp.flags = (uint16_t)(m->cfg.spill_counter & IOMMU_SC_MASK); /* native again */
-        resp.aux = 0;
-        m->incl->on_answer(m, r->req.gpu, e);
+        xlat_tlb_entry out = *e;
+        out.aux = 0;
+        xlat__iommu_native(m, &out); /* what the policy marks on a fresh translation */
+        xlat__resp_translate(&resp, &out, r->req.vaddr, r->req.access);
+        if (m->incl->on_answer)
+            m->incl->on_answer(m->incl_state, r->req.gpu, e);
     }
     r->answered = 1;
     if (r->queued) {
@@ -281,7 +317,8 @@ static void lookup_done(void *arg)
     xlat_tlb_entry e;
     if (xlat_tlb_lookup(m->tlb, r->req.pasid, r->req.vaddr, &e) == XLAT_OK) {
         m->st.tlb_hits++;
-        m->incl->on_hit(m, &e);
+        if (m->incl->on_hit)
+            m->incl->on_hit(m->incl_state, &e);
         answer(r, &e, XLAT_OK, m->name);
     } else if (m->tlb2) {
         xlat_schedule(m->ctx, m->cfg.tlb2_latency, lookup2_done, r);
@@ -316,10 +353,11 @@ static void walk_done(void *user, const xlat_resp *resp)
     } else {
         xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = resp->page_shift,
                             .vpn = r->req.vaddr >> resp->page_shift, .pfn = resp->pfn,
-                            .perm = resp->perm, .flags = (uint16_t)m->cfg.spill_counter};
+                            .perm = resp->perm};
         bool valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
-        if (valid)
-            m->incl->on_walk(m, &e, r->req.gpu);
+        xlat__iommu_native(m, &e);
+        if (valid && m->incl->on_walk)
+            m->incl->on_walk(m->incl_state, &e, r->req.gpu);
         m->st.walk_answers++;
         answer(r, valid ? &e : NULL, valid ? XLAT_OK : resp->status, resp->resolver);
     }
@@ -330,7 +368,7 @@ static void walk_done(void *user, const xlat_resp *resp)
 static void issue_walk(struct iommu_req *r)
 {
     struct xlat_iommu *m = r->iommu;
-    int x = m->incl->remote_gpu(m, r);
+    int x = m->incl->remote_gpu ? m->incl->remote_gpu(m->incl_state, &r->req) : -1;
     if (x >= 0 && xlat_schedule(m->ctx, m->cfg.remote_latency, probe_done, r) == XLAT_OK) {
         r->probe_gpu = x;
         r->probe_out = 1;
@@ -354,7 +392,8 @@ static void probe_done(void *arg)
         free_if_idle(r);
         return;
     }
-    m->incl->on_remote(m, x, &r->req, hit, &e);
+    if (m->incl->on_remote)
+        m->incl->on_remote(m->incl_state, x, &r->req, hit, &e);
     if (hit) {
         m->st.remote_hits++;
         answer(r, &e, XLAT_OK, xlat_tlb_name(m->l2[x]));

@@ -7,10 +7,8 @@ void xlat_iommu_flush(xlat_iommu *m)
         return;
     xlat_tlb_flush(m->tlb);
     xlat_tlb_flush(m->tlb2);
-    memset(m->occupancy, 0, sizeof(m->occupancy));
-    /* least-TLB §4.4: an IOMMU TLB shootdown resets the tracker; spilled
-     * entries become unreachable and age out of the L2s. */
-    xlat__tracker_reset(m);
+    if (m->incl->on_flush)
+        m->incl->on_flush(m->incl_state);
 }
 
 int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
@@ -22,11 +20,12 @@ int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
         xlat_tlb_entry e;
         if (!m->l2[g])
             continue;
-        /* Only what an L2 held leaves the tracker: deleting a key from a
-         * partition that never had it would delete the fingerprint of
-         * another key that happens to share it. */
+        /* The policy hears only of what an L2 held: least-TLB deleting a
+         * key from a partition that never had it would delete the
+         * fingerprint of another key that happens to share it. */
         while (xlat_tlb_probe(m->l2[g], pasid, vaddr, &e) == XLAT_OK) {
-            m->incl->on_l2_gone(m, g, &e);
+            if (m->incl->on_l2_gone)
+                m->incl->on_l2_gone(m->incl_state, g, &e);
             xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
             removed++;
         }
@@ -47,12 +46,10 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
     if (e->page_shift < 12 || e->page_shift > 63)
         return xlat__fail(m->ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: page_shift %u", e->page_shift);
     xlat_tlb_entry in = *e;
-    in.flags = (uint16_t)m->cfg.spill_counter; /* a native victim of `source` */
-    m->evictions[source]++; /* before the insert: a spill it sets off sees it */
-    int rc = xlat__iommu_insert(m, &in, source);
-    if (rc < 0)
-        m->evictions[source]--; /* the IOMMU TLB refused it */
-    return rc;
+    xlat__iommu_native(m, &in); /* a native victim of `source` */
+    if (m->incl->preload)
+        return m->incl->preload(m->incl_state, source, &in);
+    return xlat__iommu_insert(m, &in, source);
 }
 
 int xlat_iommu_preload_l2(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
@@ -61,11 +58,12 @@ int xlat_iommu_preload_l2(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
         return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload_l2: %s",
                           !m || !e ? "NULL argument" : "no L2 attached for that GPU");
     xlat_tlb_entry in = *e;
-    in.flags = (uint16_t)m->cfg.spill_counter;
+    xlat__iommu_native(m, &in);
     int rc = xlat_tlb_insert(m->l2[gpu], &in, NULL);
     if (rc < 0)
         return rc;
-    m->incl->on_answer(m, gpu, &in); /* as if a walk had filled it */
+    if (m->incl->on_answer)
+        m->incl->on_answer(m->incl_state, gpu, &in); /* as if a walk had filled it */
     return XLAT_OK;
 }
 
@@ -77,7 +75,7 @@ uint64_t xlat_iommu_eviction_counter(const xlat_iommu *m, uint32_t gpu)
 {
     if (!m || gpu >= m->cfg.gpus)
         return 0;
-    return m->cfg.spill_rx == XLAT_SPILL_OCCUPANCY ? m->occupancy[gpu] : m->evictions[gpu];
+    return m->incl->counter ? m->incl->counter(m->incl_state, gpu) : 0;
 }
 
 void xlat_iommu_stats_get(const xlat_iommu *m, xlat_iommu_stats *out)
@@ -88,4 +86,10 @@ void xlat_iommu_stats_get(const xlat_iommu *m, xlat_iommu_stats *out)
         *out = m->st;
     else
         memset(out, 0, sizeof(*out));
+}
+
+bool xlat_iommu_tracked(const xlat_iommu *m, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
+{
+    return m && gpu < m->cfg.gpus && m->incl->tracked &&
+           m->incl->tracked(m->incl_state, gpu, pasid, vaddr);
 }
