@@ -525,6 +525,83 @@ START_TEST(policy_state_fails_cleanly)
 }
 END_TEST
 
+/* A host interconnect of 50 cycles interposed on GPU 1's L2 port: it wraps
+ * the default port and delivers each probe's answer 50 cycles after the L2
+ * gave it. Remote hits then arrive 50 cycles later: 200 (IOMMU TLB) + 120
+ * (remote_latency) + 50. */
+typedef struct hop {
+    xlat_l2_answer_fn answer;
+    void *actx;
+    bool hit;
+    xlat_tlb_entry e;
+} hop;
+
+static struct {
+    xlat_l2_port inner;
+    hop hops[4];
+    int n;
+} net;
+
+static void hop_deliver(void *arg)
+{
+    hop *p = arg;
+    p->answer(p->actx, p->hit ? &p->e : NULL);
+}
+
+static void hop_back(void *ctx, const xlat_tlb_entry *hit)
+{
+    hop *p = ctx;
+    p->hit = hit != NULL;
+    if (hit)
+        p->e = *hit;
+    ck_assert_int_eq(xlat_schedule(h.ctx, 50, hop_deliver, p), XLAT_OK);
+}
+
+static int hop_probe(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
+                     void *actx)
+{
+    (void)user;
+    hop *p = &net.hops[net.n++ % 4];
+    p->answer = answer;
+    p->actx = actx;
+    return net.inner.probe(net.inner.probe_user, pasid, vaddr, hop_back, p);
+}
+
+START_TEST(interconnect_on_the_l2_port)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 8, "gpu1.l2");
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 5, .pfn = 0x905, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    ck_assert_int_eq(send(1, 5 << 12, 0), XLAT_OK);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_uint_eq(h.done[0].completed - h.done[0].issued, 320);
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 1, &net.inner), XLAT_OK);
+    xlat_l2_port wrapped = net.inner;
+    wrapped.probe = hop_probe;
+    ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_OK);
+    ck_assert_int_eq(send(2, 5 << 12, 0), XLAT_OK);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 2);
+    ck_assert_str_eq(h.done[1].resolver, "gpu1.l2");
+    ck_assert_uint_eq(h.done[1].completed - h.done[1].issued, 370);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.remote_hits, 2);
+    wrapped.insert = NULL;
+    ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 0, &net.inner), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_l2_victim(h.iommu, 2, &e), XLAT_ERR_INVAL);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -608,5 +685,6 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, invalidate_spares_other_keys);
     tcase_add_test(tc, preload_refused);
     tcase_add_test(tc, policy_state_fails_cleanly);
+    tcase_add_test(tc, interconnect_on_the_l2_port);
     return s;
 }

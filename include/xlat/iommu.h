@@ -161,13 +161,89 @@ XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat
 XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
 
 /**
- * @brief Attach GPU `gpu`'s L2 TLB: its victims, remote probes and spills.
+ * @brief Attach GPU `gpu`'s L2 TLB: its victims, remote probes and spills,
+ *        through the default ::xlat_l2_port over the TLB (probes answered
+ *        `remote_latency` cycles later, inserts and invalidations at once).
  *        The IOMMU takes over the TLB's eviction callback (a callback set
  *        before is still called, first).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, or gpu out of range
  */
 XLAT_API int xlat_iommu_attach_l2(xlat_iommu *iommu, uint32_t gpu, xlat_tlb *l2);
+
+/**
+ * @brief How an L2 answers a probe: `hit` is the entry found (only valid
+ *        during the call), NULL for a miss.
+ * @param ctx the `actx` the IOMMU passed to the probe.
+ */
+typedef void (*xlat_l2_answer_fn)(void *ctx, const xlat_tlb_entry *hit);
+
+/** @brief Called by an L2 port's invalidate for each entry it removed. */
+typedef void (*xlat_l2_gone_fn)(void *ctx, const xlat_tlb_entry *removed);
+
+/**
+ * @brief The IOMMU's channel to one GPU's L2 TLB: least-TLB's remote
+ *        probes, spills, shootdowns and back-invalidations all go through
+ *        it, so a host can put its interconnect (latency) or its own L2
+ *        there. Each function has its own `user`. xlat_iommu_attach_l2()
+ *        builds the default port over an ::xlat_tlb; xlat_iommu_l2_port()
+ *        returns the port attached, for a host that wraps it.
+ *
+ * The L2's victims reach the IOMMU through xlat_iommu_l2_victim() (the
+ * default port subscribes to the TLB's evictions for that).
+ */
+typedef struct xlat_l2_port {
+    /** Look (pasid, vaddr) up without changing replacement state and answer
+     *  with `answer(actx, hit)` when the answer would arrive at the IOMMU
+     *  (the default port: `remote_latency` cycles later). Return ::XLAT_OK,
+     *  or a negative code: no probe was sent and `answer` is never called. */
+    int (*probe)(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
+                 void *actx);
+    void *probe_user;           /**< first argument of `probe` */
+    /** Insert `e` (a spilled IOMMU victim, or a preload); 0 or 1 (evicted
+     *  something), or a negative code (refused). May deliver it later. */
+    int (*insert)(void *user, const xlat_tlb_entry *e);
+    void *insert_user;          /**< first argument of `insert` */
+    /** Remove every entry covering (pasid, vaddr), calling `gone(gctx, e)`
+     *  for each (`gone` may be NULL), and keep a fill in flight from bringing
+     *  it back; return the number removed. Called inside the shootdown. */
+    int (*invalidate)(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_gone_fn gone,
+                      void *gctx);
+    void *invalidate_user;      /**< first argument of `invalidate` */
+    /** Valid entries now (optional, NULL counts 0): the occupancy receiver
+     *  rule's tie-break. */
+    size_t (*count)(void *user);
+    void *count_user;           /**< first argument of `count` */
+    /** Names the L2 as the resolver of remote hits (not copied; NULL: "l2"). */
+    const char *name;
+} xlat_l2_port;
+
+/**
+ * @brief Reach GPU `gpu`'s L2 through `port` (copied) instead of what was
+ *        attached before. A TLB attached with xlat_iommu_attach_l2() still
+ *        reports its victims.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL, gpu out of range, or a port without probe,
+ *         insert or invalidate
+ */
+XLAT_API int xlat_iommu_attach_l2_port(xlat_iommu *iommu, uint32_t gpu, const xlat_l2_port *port);
+
+/**
+ * @brief The port attached for GPU `gpu` (the default one over the TLB
+ *        after xlat_iommu_attach_l2()), for a host that interposes on it.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL, gpu out of range, or nothing attached
+ */
+XLAT_API int xlat_iommu_l2_port(const xlat_iommu *iommu, uint32_t gpu, xlat_l2_port *out);
+
+/**
+ * @brief GPU `gpu`'s L2 evicted `victim` (a host L2 behind a port reports
+ *        its victims here; the IOMMU handles them after the call, in order).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL or gpu out of range
+ * @retval XLAT_ERR_NOMEM the victim queue could not grow (the victim is dropped)
+ */
+XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *victim);
 
 /**
  * @brief Accept an ATS request from GPU `req->gpu`.

@@ -13,7 +13,7 @@
 static void lookup_done(void *arg);
 static void lookup2_done(void *arg);
 static void issue_walk(struct iommu_req *r);
-static void probe_done(void *arg);
+static void probe_answered(void *ctx, const xlat_tlb_entry *hit);
 
 void xlat_iommu_config_init(xlat_iommu_config *cfg)
 {
@@ -133,6 +133,8 @@ static int build(struct xlat_iommu *m)
                              (size_t)m->cfg.buffer_entries + m->cfg.walk.walkers);
     if (rc == XLAT_OK)
         rc = xlat__waitq_init(&m->waitq, m->ctx);
+    if (rc == XLAT_OK) /* at most one probe per request in the buffer */
+        rc = xlat__pool_init(&m->probes, m->ctx, sizeof(struct tlb_probe), m->cfg.buffer_entries);
     return rc;
 }
 
@@ -149,6 +151,7 @@ static void iommu_free(struct xlat_iommu *m)
     xlat_tlb_destroy(m->tlb2);
     incl_fini(m);
     xlat__pool_release(&m->reqs);
+    xlat__pool_release(&m->probes);
     xlat__waitq_release(&m->waitq);
     xlat__free(m->ctx, m->victims, m->victims_cap * sizeof(*m->victims));
     xlat__free(m->ctx, m->faults, m->cfg.fault_batch * sizeof(*m->faults));
@@ -196,7 +199,10 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
     if (!m || !l2 || gpu >= m->cfg.gpus)
         return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2: %s",
                           !m ? "NULL iommu" : !l2 ? "NULL tlb" : "gpu out of range");
+    if (m->l2[gpu]) /* give the TLB attached before its callback back */
+        xlat_tlb_set_evict_fn(m->l2[gpu], m->l2_prev_fn[gpu], m->l2_prev_user[gpu]);
     m->l2[gpu] = l2;
+    xlat__iommu_tlb_port(m, gpu, l2);
     xlat__tlb_evict_fn_get(l2, &m->l2_prev_fn[gpu], &m->l2_prev_user[gpu]);
     xlat_tlb_set_evict_fn(l2, xlat__iommu_l2_evicted, m);
     return XLAT_OK;
@@ -364,39 +370,50 @@ static void walk_done(void *user, const xlat_resp *resp)
     drain_walks(m); /* a walker is free */
 }
 
-/* A miss: the walk is queued; a positive tracker also sends a probe. */
+/* The probe is marked outstanding before the call: the port may answer
+ * inside it, and `r` may be released by the time it returns. */
+static void send_probe(struct xlat_iommu *m, struct iommu_req *r, uint32_t x)
+{
+    const xlat_l2_port *p = &m->port[x];
+    r->probe_gpu = (int32_t)x;
+    r->probe_out = 1;
+    m->st.remote_probes++;
+    if (p->probe(p->probe_user, r->req.pasid, r->req.vaddr, probe_answered, r) != XLAT_OK) {
+        r->probe_out = 0; /* not sent: the walk answers */
+        m->st.remote_probes--;
+    }
+}
+
+/* A miss: the walk is queued; the policy may name an L2 to probe as well.
+ * The walk is queued first, so that a hit answered inside the probe call
+ * drops it. */
 static void issue_walk(struct iommu_req *r)
 {
     struct xlat_iommu *m = r->iommu;
     int x = m->incl->remote_gpu ? m->incl->remote_gpu(m->incl_state, &r->req) : -1;
-    if (x >= 0 && xlat_schedule(m->ctx, m->cfg.remote_latency, probe_done, r) == XLAT_OK) {
-        r->probe_gpu = x;
-        r->probe_out = 1;
-        m->st.remote_probes++;
-    }
     wq_push(m, r, false);
+    if (x >= 0 && (uint32_t)x < m->cfg.gpus && m->port[x].probe)
+        send_probe(m, r, (uint32_t)x);
     drain_walks(m);
 }
 
-static void probe_done(void *arg)
+static void probe_answered(void *ctx, const xlat_tlb_entry *hit)
 {
-    struct iommu_req *r = arg;
+    struct iommu_req *r = ctx;
     struct xlat_iommu *m = r->iommu;
     uint32_t x = (uint32_t)r->probe_gpu;
-    xlat_tlb_entry e = {0};
-    bool hit = !r->answered && m->l2[x] &&
-               xlat_tlb_probe(m->l2[x], r->req.pasid, r->req.vaddr, &e) == XLAT_OK;
     r->probe_out = 0;
     if (r->answered) {
         m->st.late_discarded++;
         free_if_idle(r);
         return;
     }
+    xlat_tlb_entry e = hit ? *hit : (xlat_tlb_entry){0};
     if (m->incl->on_remote)
-        m->incl->on_remote(m->incl_state, x, &r->req, hit, &e);
+        m->incl->on_remote(m->incl_state, x, &r->req, hit != NULL, &e);
     if (hit) {
         m->st.remote_hits++;
-        answer(r, &e, XLAT_OK, xlat_tlb_name(m->l2[x]));
+        answer(r, &e, XLAT_OK, m->port[x].name ? m->port[x].name : "l2");
     } else {
         m->st.remote_misses++; /* the walk goes on */
     }
@@ -462,8 +479,10 @@ static void drain_walks(struct xlat_iommu *m)
 
 static int owned_event(void *iommu, xlat_event_fn fn, void *user)
 {
-    if (fn == lookup_done || fn == lookup2_done || fn == probe_done)
+    if (fn == lookup_done || fn == lookup2_done)
         return ((struct iommu_req *)user)->iommu == iommu;
+    if (xlat__iommu_port_event(iommu, fn, user))
+        return 1;
     return user == iommu; /* victim handling and fault timers carry the IOMMU itself */
 }
 

@@ -11,27 +11,31 @@ void xlat_iommu_flush(xlat_iommu *m)
         m->incl->on_flush(m->incl_state);
 }
 
+struct gone_ctx {
+    struct xlat_iommu *m;
+    uint32_t gpu;
+};
+
+/* The policy hears only of what an L2 held: least-TLB deleting a key from a
+ * partition that never had it would delete the fingerprint of another key
+ * that happens to share it. */
+static void l2_gone(void *ctx, const xlat_tlb_entry *e)
+{
+    struct gone_ctx *g = ctx;
+    if (g->m->incl->on_l2_gone)
+        g->m->incl->on_l2_gone(g->m->incl_state, g->gpu, e);
+}
+
 int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
 {
     if (!m)
         return XLAT_ERR_INVAL;
     int removed = xlat__iommu_remove(m, pasid, vaddr);
     for (uint32_t g = 0; g < m->cfg.gpus; g++) {
-        xlat_tlb_entry e;
-        if (!m->l2[g])
-            continue;
-        /* The policy hears only of what an L2 held: least-TLB deleting a
-         * key from a partition that never had it would delete the
-         * fingerprint of another key that happens to share it. */
-        while (xlat_tlb_probe(m->l2[g], pasid, vaddr, &e) == XLAT_OK) {
-            if (m->incl->on_l2_gone)
-                m->incl->on_l2_gone(m->incl_state, g, &e);
-            xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
-            removed++;
-        }
-        /* Also when the L2 holds nothing yet: a miss of it may be in flight,
-         * and its fill must not bring the old translation back. */
-        xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
+        const xlat_l2_port *p = &m->port[g];
+        struct gone_ctx gc = {m, g};
+        int n = p->invalidate ? p->invalidate(p->invalidate_user, pasid, vaddr, l2_gone, &gc) : 0;
+        removed += n > 0 ? n : 0;
     }
     if (m->cfg.walk.pwc)
         xlat_pwc_invalidate(m->cfg.walk.pwc, pasid, vaddr);
@@ -54,12 +58,12 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
 
 int xlat_iommu_preload_l2(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    if (!m || !e || gpu >= m->cfg.gpus || !m->l2[gpu])
+    if (!m || !e || gpu >= m->cfg.gpus || !m->port[gpu].insert)
         return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload_l2: %s",
                           !m || !e ? "NULL argument" : "no L2 attached for that GPU");
     xlat_tlb_entry in = *e;
     xlat__iommu_native(m, &in);
-    int rc = xlat_tlb_insert(m->l2[gpu], &in, NULL);
+    int rc = m->port[gpu].insert(m->port[gpu].insert_user, &in);
     if (rc < 0)
         return rc;
     if (m->incl->on_answer)

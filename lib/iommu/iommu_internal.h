@@ -34,6 +34,22 @@ struct iommu_victim {
     xlat_tlb_entry e;
 };
 
+/* The default L2 port over an xlat_tlb (iommu_port.c). */
+struct tlb_port {
+    struct xlat_iommu *iommu;
+    xlat_tlb *tlb;
+};
+
+/* A default port's probe on its way. */
+struct tlb_probe {
+    void *free_link; /* the pool's while free */
+    struct tlb_port *tp;
+    uint32_t pasid;
+    uint64_t vaddr;
+    xlat_l2_answer_fn answer;
+    void *actx;
+};
+
 struct xlat_iommu {
     xlat_ctx *ctx;
     char *name;
@@ -43,7 +59,10 @@ struct xlat_iommu {
     struct incl_services services;      /* what the policy may ask of the IOMMU */
     xlat_tlb *tlb, *tlb2;
     xlat_walker *walker;
-    xlat_tlb *l2[IOMMU_MAX_GPUS];
+    xlat_l2_port port[IOMMU_MAX_GPUS];  /* how each GPU's L2 is reached */
+    struct tlb_port tlb_port[IOMMU_MAX_GPUS]; /* the default ports' user */
+    struct xlat_pool probes;            /* default ports' probes on their way */
+    xlat_tlb *l2[IOMMU_MAX_GPUS];       /* TLBs attached by xlat_iommu_attach_l2() */
     xlat_tlb_evict_fn l2_prev_fn[IOMMU_MAX_GPUS];
     void *l2_prev_user[IOMMU_MAX_GPUS];
     struct xlat_pool reqs;
@@ -71,6 +90,12 @@ int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr);
 /* Clears e's flags and lets the policy mark a translation that leaves
  * for a GPU's L2 (iommu.c). */
 void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e);
+/* Queues an L2 victim of GPU gpu for the policy. */
+int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim);
+/* The default port over `l2` for GPU gpu (iommu_port.c). */
+void xlat__iommu_tlb_port(struct xlat_iommu *m, uint32_t gpu, xlat_tlb *l2);
+/* Whether `fn` is a default port's event of `iommu`. */
+int xlat__iommu_port_event(const struct xlat_iommu *m, xlat_event_fn fn, void *user);
 /* Fills m->services. */
 void xlat__iommu_services_init(struct xlat_iommu *m);
 

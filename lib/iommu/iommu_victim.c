@@ -41,6 +41,19 @@ static bool grow_victims(struct xlat_iommu *m)
     return true;
 }
 
+int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)
+{
+    if (m->victims_len == m->victims_cap && !grow_victims(m))
+        return XLAT_ERR_NOMEM;
+    struct iommu_victim *v = &m->victims[(m->victims_head + m->victims_len++) % m->victims_cap];
+    v->gpu = gpu;
+    v->tag = m->incl->victim_tag ? m->incl->victim_tag(m->incl_state) : 0;
+    v->e = *victim;
+    if (!m->victims_scheduled && xlat_schedule(m->ctx, 0, handle_victims, m) == XLAT_OK)
+        m->victims_scheduled = true;
+    return XLAT_OK;
+}
+
 void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *victim)
 {
     struct xlat_iommu *m = user;
@@ -49,14 +62,17 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
         return;
     if (m->l2_prev_fn[gpu])
         m->l2_prev_fn[gpu](m->l2_prev_user[gpu], l2, victim);
-    if (m->victims_len == m->victims_cap && !grow_victims(m))
-        return;
-    struct iommu_victim *v = &m->victims[(m->victims_head + m->victims_len++) % m->victims_cap];
-    v->gpu = (uint32_t)gpu;
-    v->tag = m->incl->victim_tag ? m->incl->victim_tag(m->incl_state) : 0;
-    v->e = *victim;
-    if (!m->victims_scheduled && xlat_schedule(m->ctx, 0, handle_victims, m) == XLAT_OK)
-        m->victims_scheduled = true;
+    xlat__iommu_victim_push(m, (uint32_t)gpu, victim);
+}
+
+int xlat_iommu_l2_victim(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)
+{
+    if (!m || !victim || gpu >= m->cfg.gpus)
+        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_victim: %s",
+                          !m || !victim ? "NULL argument" : "gpu out of range");
+    if (xlat__iommu_victim_push(m, gpu, victim) != XLAT_OK)
+        return xlat__fail(m->ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->name);
+    return XLAT_OK;
 }
 
 static void handle_victims(void *arg)
@@ -127,30 +143,34 @@ static int sv_tlb_remove(void *iommu, uint32_t pasid, uint64_t vaddr)
     return xlat__iommu_remove(iommu, pasid, vaddr);
 }
 
-static xlat_tlb *l2_of(void *iommu, uint32_t gpu)
+static const xlat_l2_port *port_of(void *iommu, uint32_t gpu)
 {
     struct xlat_iommu *m = iommu;
-    return gpu < m->cfg.gpus ? m->l2[gpu] : NULL;
+    return gpu < m->cfg.gpus && m->port[gpu].probe ? &m->port[gpu] : NULL;
 }
 
-static bool sv_l2_attached(void *iommu, uint32_t gpu) { return l2_of(iommu, gpu) != NULL; }
+static bool sv_l2_attached(void *iommu, uint32_t gpu) { return port_of(iommu, gpu) != NULL; }
 
 static int sv_l2_insert(void *iommu, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    xlat_tlb *l2 = l2_of(iommu, gpu);
-    return l2 ? xlat_tlb_insert(l2, e, NULL) : XLAT_ERR_INVAL;
+    const xlat_l2_port *p = port_of(iommu, gpu);
+    return p ? p->insert(p->insert_user, e) : XLAT_ERR_INVAL;
 }
 
+/* XLAT_OK when the L2 held something there, as xlat_tlb_invalidate(). */
 static int sv_l2_invalidate(void *iommu, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
 {
-    xlat_tlb *l2 = l2_of(iommu, gpu);
-    return l2 ? xlat_tlb_invalidate(l2, pasid, vaddr) : XLAT_ERR_INVAL;
+    const xlat_l2_port *p = port_of(iommu, gpu);
+    if (!p)
+        return XLAT_ERR_INVAL;
+    int n = p->invalidate(p->invalidate_user, pasid, vaddr, NULL, NULL);
+    return n > 0 ? XLAT_OK : n < 0 ? n : XLAT_ERR_NOT_FOUND;
 }
 
 static size_t sv_l2_count(void *iommu, uint32_t gpu)
 {
-    xlat_tlb *l2 = l2_of(iommu, gpu);
-    return l2 ? xlat_tlb_count(l2) : 0;
+    const xlat_l2_port *p = port_of(iommu, gpu);
+    return p && p->count ? p->count(p->count_user) : 0;
 }
 
 void xlat__iommu_services_init(struct xlat_iommu *m)
