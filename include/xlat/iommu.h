@@ -24,8 +24,13 @@ extern "C" {
  * A request accepted at cycle t looks up the IOMMU TLB, answered at
  * t + `tlb_latency` on a hit. On a miss it goes to the walkers then; with
  * the least-inclusive policy a positive Local TLB tracker also sends a probe
- * to that GPU's L2 TLB, answered `remote_latency` cycles later; the first
- * valid answer serves the request and the later one is dropped.
+ * to that GPU's L2 TLB (through its ::xlat_l2_port; the default port answers
+ * `remote_latency` cycles later); the first valid answer serves the request
+ * and frees its buffer slot, and the later one is dropped. A walk raced by a
+ * probe waits in the IOMMU until a walker can start it at once, so that a
+ * remote hit can still abort it (least-TLB Algorithm 1); a walk already on a
+ * walker runs to its end and is discarded. Answers are delivered from inside
+ * xlat_tick() / xlat_advance(), never from inside xlat_iommu_translate().
  *
  * @code
  * xlat_iommu_config ic;
@@ -221,7 +226,9 @@ typedef struct xlat_l2_port {
 /**
  * @brief Reach GPU `gpu`'s L2 through `port` (copied) instead of what was
  *        attached before. A TLB attached with xlat_iommu_attach_l2() still
- *        reports its victims.
+ *        reports its victims. Destroying the IOMMU drops the probes in
+ *        flight: a port must not answer them afterwards (destroy the host's
+ *        interconnect first, or let it drain).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, gpu out of range, or a port without probe,
  *         insert or invalidate

@@ -427,7 +427,10 @@ static void probe_answered(void *ctx, const xlat_tlb_entry *hit)
  * walkers' buffer cannot give a request back. Later walks wait behind it,
  * so the walkers see the order they would have seen; a walk already on a
  * walker runs to its end and its answer is discarded. Without probes
- * (every other policy) each walk is handed over as it arrives. */
+ * (every other policy) each walk is handed over as it arrives. "A walker can
+ * start it" is judged on the whole pool (an idle walker, nothing buffered):
+ * under a partitioned scheduler the walk may still wait in the walkers'
+ * buffer, where it can no longer be aborted (it is then discarded). */
 
 static bool walker_free_now(const struct xlat_iommu *m)
 {
