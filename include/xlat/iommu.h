@@ -177,13 +177,17 @@ XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
 XLAT_API int xlat_iommu_attach_l2(xlat_iommu *iommu, uint32_t gpu, xlat_tlb *l2);
 
 /**
- * @brief How an L2 answers a probe: `hit` is the entry found (only valid
- *        during the call), NULL for a miss.
+ * @brief How an L2 answers a probe.
  * @param ctx the `actx` the IOMMU passed to the probe.
+ * @param hit the entry found (only valid during the call), NULL for a miss.
  */
 typedef void (*xlat_l2_answer_fn)(void *ctx, const xlat_tlb_entry *hit);
 
-/** @brief Called by an L2 port's invalidate for each entry it removed. */
+/**
+ * @brief Called by an L2 port's invalidate for each entry it removed.
+ * @param ctx the `gctx` the IOMMU passed to the invalidate.
+ * @param removed the entry removed (only valid during the call).
+ */
 typedef void (*xlat_l2_gone_fn)(void *ctx, const xlat_tlb_entry *removed);
 
 /**
@@ -229,6 +233,9 @@ typedef struct xlat_l2_port {
  *        reports its victims. Destroying the IOMMU drops the probes in
  *        flight: a port must not answer them afterwards (destroy the host's
  *        interconnect first, or let it drain).
+ * @param iommu the IOMMU.
+ * @param gpu the GPU whose L2 the port reaches.
+ * @param port the port (copied; its users are not owned).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, gpu out of range, or a port without probe,
  *         insert or invalidate
@@ -238,6 +245,9 @@ XLAT_API int xlat_iommu_attach_l2_port(xlat_iommu *iommu, uint32_t gpu, const xl
 /**
  * @brief The port attached for GPU `gpu` (the default one over the TLB
  *        after xlat_iommu_attach_l2()), for a host that interposes on it.
+ * @param iommu the IOMMU.
+ * @param gpu the GPU.
+ * @param out receives a copy of the port.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, gpu out of range, or nothing attached
  */
@@ -246,6 +256,9 @@ XLAT_API int xlat_iommu_l2_port(const xlat_iommu *iommu, uint32_t gpu, xlat_l2_p
 /**
  * @brief GPU `gpu`'s L2 evicted `victim` (a host L2 behind a port reports
  *        its victims here; the IOMMU handles them after the call, in order).
+ * @param iommu the IOMMU.
+ * @param gpu the GPU whose L2 evicted it.
+ * @param victim the entry evicted (copied).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL or gpu out of range
  * @retval XLAT_ERR_NOMEM the victim queue could not grow (the victim is dropped)
