@@ -159,6 +159,449 @@ START_TEST(full_buffer_refuses)
 }
 END_TEST
 
+/* A tracker entry for an address space without a page table: the walk
+ * faults at once, the probe comes later. Each fault must give its ATS
+ * buffer slot back (it used to stay taken, and a 2-entry buffer refused
+ * every later request with XLAT_ERR_AGAIN forever). */
+START_TEST(faults_free_their_slots)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.buffer_entries = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    make(&c);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = 4;
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 1, l2), XLAT_OK);
+    xlat_tlb_entry e = {.pasid = 9, .vpn = 5, .pfn = 0x55, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    xlat_tlb_invalidate(l2, 9, 5 << 12); /* the probe will miss */
+    for (uint64_t i = 0; i < 2; i++) {
+        xlat_req req = {.id = i, .vaddr = 5 << 12, .pasid = 9, .gpu = 0};
+        ck_assert_int_eq(xlat_iommu_translate(h.iommu, &req, on_done, NULL), XLAT_OK);
+    }
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 2);
+    ck_assert_int_eq(h.done[0].status, XLAT_ERR_FAULT);
+    ck_assert_int_eq(h.done[1].status, XLAT_ERR_FAULT);
+    ck_assert_int_eq(send(2, 3 << 12, 0), XLAT_OK);
+    ck_assert_int_eq(send(3, 4 << 12, 1), XLAT_OK);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 4);
+    ck_assert_int_eq(h.done[2].status, XLAT_OK);
+    ck_assert_uint_eq(h.done[3].pfn, 0x904);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
+/* The completion rule: the IOMMU answers from inside xlat_tick/xlat_advance,
+ * never from inside the xlat_iommu_translate() that handed it the request,
+ * even with a zero-cycle lookup, and from inside its callbacks a sender may
+ * send again. */
+static int inside_translate, answered_inside, resent;
+
+static void on_done_resend(void *user, const xlat_resp *r)
+{
+    (void)user;
+    answered_inside += inside_translate;
+    h.done[h.n++] = *r;
+    if (!resent++) {
+        inside_translate = 1;
+        xlat_req req = {.id = 7, .vaddr = 7 << 12, .pasid = 1, .gpu = 0};
+        ck_assert_int_eq(xlat_iommu_translate(h.iommu, &req, on_done_resend, NULL), XLAT_OK);
+        inside_translate = 0;
+    }
+}
+
+START_TEST(never_answers_inside_translate)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.tlb_latency = 0;
+    make(&c);
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 6, .pfn = 0x906, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 0, &e), XLAT_OK);
+    answered_inside = resent = 0;
+    for (uint64_t p = 5; p <= 6; p++) { /* a miss (walked) and a hit */
+        xlat_req req = {.id = p, .vaddr = p << 12, .pasid = 1, .gpu = 0};
+        inside_translate = 1;
+        ck_assert_int_eq(xlat_iommu_translate(h.iommu, &req, on_done_resend, NULL), XLAT_OK);
+        inside_translate = 0;
+    }
+    ck_assert_int_eq(h.n, 0);
+    xlat_advance(h.ctx, 2000);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_int_eq(answered_inside, 0);
+    ck_assert_uint_eq(h.done[0].id, 6);
+    ck_assert_uint_eq(h.done[0].completed, 0);
+    ck_assert_uint_eq(h.done[1].id, 5);
+    ck_assert_uint_eq(h.done[1].completed, 500);
+    ck_assert_uint_eq(h.done[2].id, 7);
+}
+END_TEST
+
+/* GPU 0's L2 holding the page, and a second GPU's request for it waiting
+ * for walker room when the probe answers: the walk left parked must not
+ * run (and release the record) once more. The in-service count wrapped and
+ * an idle IOMMU refused everything with "the ATS buffer is full". */
+START_TEST(probe_answers_a_parked_walk)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.remote_latency = 1;
+    c.walk.walkers = 1;
+    c.walk.queue_entries = 1;
+    make(&c);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = 4;
+    tc.name = "gpu0.l2";
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 0, l2), XLAT_OK);
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 5, .pfn = 0x905, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 0, &e), XLAT_OK);
+    ck_assert_int_eq(send(1, 1 << 12, 1), XLAT_OK);
+    ck_assert_int_eq(send(2, 2 << 12, 1), XLAT_OK);
+    ck_assert_int_eq(send(3, 5 << 12, 1), XLAT_OK);
+    xlat_advance(h.ctx, 5000);
+    ck_assert_int_eq(h.n, 3);
+    ck_assert_uint_eq(h.done[0].id, 3); /* the remote hit, at 200 + 1 */
+    ck_assert_uint_eq(h.done[0].completed, 201);
+    ck_assert_str_eq(h.done[0].resolver, "gpu0.l2");
+    ck_assert_uint_eq(h.done[1].completed, 700);
+    ck_assert_uint_eq(h.done[2].completed, 1200);
+    for (uint64_t i = 0; i < 4; i++)
+        ck_assert_msg(send(10 + i, i << 12, 0) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+    xlat_advance(h.ctx, 5000);
+    ck_assert_int_eq(h.n, 7);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.refusals, 0);
+    ck_assert_uint_eq(st.remote_hits, 1);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
+/* least-TLB Algorithm 1: "if hit in L2_TLB_x: abort IOMMU thread (PTW)",
+ * and §4.1: the pending entry goes when the first answer arrives. GPU 1's
+ * L2 holds pages 0-7 and GPU 0 asks for pages 0-8 with one walker: the
+ * walk of page 0 is already on the walker (it finishes, discarded, at 700),
+ * the queued walks of pages 1-7 are dropped, page 8 walks next (700-1200),
+ * and the answered requests' buffer slots are free at once (320). */
+START_TEST(remote_hits_abort_queued_walks)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.buffer_entries = 9;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.walk.walkers = 1;
+    make(&c);
+    ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 8 << 12, 0x908, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = 8;
+    tc.name = "gpu1.l2";
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 1, l2), XLAT_OK);
+    for (uint64_t p = 0; p < 8; p++) {
+        xlat_tlb_entry e = {.pasid = 1, .vpn = p, .pfn = 0x900 + p, .page_shift = 12,
+                            .perm = XLAT_PERM_R};
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    }
+    for (uint64_t p = 0; p <= 8; p++)
+        ck_assert_int_eq(send(p, p << 12, 0), XLAT_OK);
+    ck_assert_int_eq(send(9, 0, 0), XLAT_ERR_AGAIN);
+    xlat_advance(h.ctx, 321);
+    ck_assert_int_eq(h.n, 8);
+    for (int i = 0; i < 8; i++) {
+        ck_assert_uint_eq(h.done[i].id, (uint64_t)i);
+        ck_assert_uint_eq(h.done[i].completed, 320);
+        ck_assert_str_eq(h.done[i].resolver, "gpu1.l2");
+    }
+    ck_assert_int_eq(send(9, 3 << 12, 0), XLAT_OK); /* 9 slots, 1 in service */
+    xlat_advance(h.ctx, 2000);
+    ck_assert_int_eq(h.n, 10);
+    ck_assert_uint_eq(h.done[8].id, 9); /* a remote hit (521 + 120), its walk dropped */
+    ck_assert_uint_eq(h.done[8].completed, 641);
+    ck_assert_uint_eq(h.done[9].id, 8);
+    ck_assert_uint_eq(h.done[9].completed, 1200);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.walks, 2);
+    ck_assert_uint_eq(st.walks_aborted, 8);
+    ck_assert_uint_eq(st.late_discarded, 1);
+    ck_assert_uint_eq(st.remote_hits, 9);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
+/* An L2 for GPU `gpu` of `entries` (fully associative), attached. */
+static xlat_tlb *attach_l2(uint32_t gpu, uint32_t entries, const char *name)
+{
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = entries;
+    tc.name = name;
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, gpu, l2), XLAT_OK);
+    return l2;
+}
+
+/* The tracker asks one key per page size in use: with only 4 KiB pages
+ * tracked, a partition of 512 four-bit fingerprints (the default 2048
+ * split among 4 GPUs) filled to capacity answers about 0.23 of the other
+ * pages positive, near least-TLB's 0.2 (§4.1); it answered about 0.55
+ * when every lookup also tried the 2 MiB and 1 GiB keys. */
+START_TEST(tracker_false_positive_rate)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.inclusion = XLAT_INCL_LEAST;
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 512, "gpu1.l2");
+    for (uint64_t i = 0; i < 512; i++) {
+        xlat_tlb_entry e = {.pasid = 1, .vpn = 0x10000 + i * 7, .pfn = i, .page_shift = 12};
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    }
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.tracker_full, 0);
+    int positive = 0;
+    for (uint64_t i = 0; i < 10000; i++)
+        positive += xlat_iommu_tracked(h.iommu, 1, 1, (0x80000 + i) << 12);
+    ck_assert_int_eq(positive, 2300); /* 0.23 */
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
+/* A probe that misses deletes the key it was sent for, whatever its page
+ * size; it used to delete the 4 KiB key only, so a false positive on a
+ * 2 MiB key stayed for its whole region. */
+START_TEST(probe_miss_deletes_the_probed_key)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tracker_fp_bits = 16;
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 8, "gpu1.l2");
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 0, .pfn = 0x4, .page_shift = 21, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    xlat_tlb_flush(l2); /* a GPU flush: the tracker is not told (§4.4) */
+    ck_assert(xlat_iommu_tracked(h.iommu, 1, 1, 3 << 12));
+    ck_assert_int_eq(send(1, 3 << 12, 0), XLAT_OK);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_uint_eq(h.done[0].pfn, 0x903);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.remote_misses, 1);
+    ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 3 << 12));
+    ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 0x1FF000));
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
+/* An invalidation deletes a tracker key only where an L2 held the page: a
+ * page that no L2 holds but whose fingerprint collides with a tracked page
+ * must not take that page's fingerprint with it (it used to be deleted
+ * from every GPU's partition). */
+START_TEST(invalidate_spares_other_keys)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tracker_entries = 8; /* 4 slots per partition: collisions are easy to find */
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 8, "gpu1.l2");
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 2, .pfn = 0x902, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    uint64_t twin = 0;
+    for (uint64_t p = 0x100; p < 0x10000 && !twin; p++)
+        if (xlat_iommu_tracked(h.iommu, 1, 1, p << 12))
+            twin = p;
+    ck_assert_uint_ne(twin, 0);
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, twin << 12), 0);
+    ck_assert(xlat_iommu_tracked(h.iommu, 1, 1, 2 << 12));
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, 2 << 12), 1); /* held: deleted */
+    ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 2 << 12));
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
+/* An entry the IOMMU TLB refuses (a page number too wide for its page
+ * size) is not preloaded: the call fails and no GPU's Eviction Counter or
+ * occupancy counts it (it returned XLAT_OK and counted an eviction). */
+START_TEST(preload_refused)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.inclusion = XLAT_INCL_LEAST;
+    for (int rule = 0; rule < 2; rule++) {
+        c.spill_rx = rule ? XLAT_SPILL_OCCUPANCY : XLAT_SPILL_CUMULATIVE;
+        make(&c);
+        xlat_tlb_entry e = {.pasid = 1, .vpn = 1ull << 52, .pfn = 1, .page_shift = 12};
+        ck_assert_int_eq(xlat_iommu_preload(h.iommu, 2, &e), XLAT_ERR_INVAL);
+        ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 2), 0);
+        ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(h.iommu)), 0);
+        e.vpn = 7;
+        ck_assert_int_eq(xlat_iommu_preload(h.iommu, 2, &e), XLAT_OK);
+        ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 2), 1);
+        xlat_iommu_destroy(h.iommu);
+        h.iommu = NULL;
+    }
+}
+END_TEST
+
+/* Each inclusion policy owns its state (least-TLB's tracker partitions,
+ * counters): created with the IOMMU, freed with it, and an allocation
+ * failure at any point of the creation leaves nothing behind. */
+START_TEST(policy_state_fails_cleanly)
+{
+    static const struct { xlat_incl incl; bool multi; long allocs; } policy[] = {
+        {XLAT_INCL_MOSTLY, false, 0}, {XLAT_INCL_EXCLUSIVE, false, 0},
+        {XLAT_INCL_LEAST, false, 12}, {XLAT_INCL_LEAST, true, 12}};
+    long plain = 0;
+    for (size_t i = 0; i < sizeof(policy) / sizeof(policy[0]); i++) {
+        counting_alloc ca;
+        counting_alloc_init(&ca);
+        xlat_ctx *ctx = test_ctx(3, &ca);
+        xlat_physmem *mem;
+        xlat_pagetable *pt;
+        test_table(ctx, &mem, &pt);
+        size_t base_live = ca.live_bytes;
+        xlat_iommu_config c;
+        xlat_iommu_config_init(&c);
+        c.walk.pt = pt;
+        c.inclusion = policy[i].incl;
+        c.multi_app = policy[i].multi;
+        xlat_iommu *m = NULL;
+        long k;
+        for (k = 0; k < 1000; k++) {
+            ca.fail_after = k;
+            int rc = xlat_iommu_create(ctx, &c, &m);
+            if (rc == XLAT_OK)
+                break;
+            ck_assert_int_eq(rc, XLAT_ERR_NOMEM);
+            ck_assert_uint_eq(ca.live_bytes, base_live);
+        }
+        ca.fail_after = -1;
+        if (i == 0)
+            plain = k;
+        /* least-TLB's state adds its tracker: a filter per GPU (4), each
+         * a handle, a table and an undo log. */
+        ck_assert_int_eq(k, plain + policy[i].allocs);
+        xlat_iommu_destroy(m);
+        ck_assert_uint_eq(ca.live_bytes, base_live);
+        xlat_pagetable_destroy(pt);
+        xlat_physmem_destroy(mem);
+        xlat_ctx_destroy(ctx);
+        ck_assert_uint_eq(ca.live_bytes, 0);
+    }
+}
+END_TEST
+
+/* A host interconnect of 50 cycles interposed on GPU 1's L2 port: it wraps
+ * the default port and delivers each probe's answer 50 cycles after the L2
+ * gave it. Remote hits then arrive 50 cycles later: 200 (IOMMU TLB) + 120
+ * (remote_latency) + 50. */
+typedef struct hop {
+    xlat_l2_answer_fn answer;
+    void *actx;
+    bool hit;
+    xlat_tlb_entry e;
+} hop;
+
+static struct {
+    xlat_l2_port inner;
+    hop hops[4];
+    int n;
+} net;
+
+static void hop_deliver(void *arg)
+{
+    hop *p = arg;
+    p->answer(p->actx, p->hit ? &p->e : NULL);
+}
+
+static void hop_back(void *ctx, const xlat_tlb_entry *hit)
+{
+    hop *p = ctx;
+    p->hit = hit != NULL;
+    if (hit)
+        p->e = *hit;
+    ck_assert_int_eq(xlat_schedule(h.ctx, 50, hop_deliver, p), XLAT_OK);
+}
+
+static int hop_probe(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
+                     void *actx)
+{
+    (void)user;
+    hop *p = &net.hops[net.n++ % 4];
+    p->answer = answer;
+    p->actx = actx;
+    return net.inner.probe(net.inner.probe_user, pasid, vaddr, hop_back, p);
+}
+
+START_TEST(interconnect_on_the_l2_port)
+{
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 8, "gpu1.l2");
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 5, .pfn = 0x905, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    ck_assert_int_eq(send(1, 5 << 12, 0), XLAT_OK);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_uint_eq(h.done[0].completed - h.done[0].issued, 320);
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 1, &net.inner), XLAT_OK);
+    xlat_l2_port wrapped = net.inner;
+    wrapped.probe = hop_probe;
+    ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_OK);
+    ck_assert_int_eq(send(2, 5 << 12, 0), XLAT_OK);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 2);
+    ck_assert_str_eq(h.done[1].resolver, "gpu1.l2");
+    ck_assert_uint_eq(h.done[1].completed - h.done[1].issued, 370);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st);
+    ck_assert_uint_eq(st.remote_hits, 2);
+    wrapped.insert = NULL;
+    ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 0, &net.inner), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_l2_victim(h.iommu, 2, &e), XLAT_ERR_INVAL);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 static int create_rc(xlat_iommu_config *c)
 {
     xlat_iommu *m = NULL;
@@ -233,5 +676,15 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, page_requests_are_batched);
     tcase_add_test(tc, full_buffer_refuses);
     tcase_add_test(tc, errors);
+    tcase_add_test(tc, faults_free_their_slots);
+    tcase_add_test(tc, never_answers_inside_translate);
+    tcase_add_test(tc, probe_answers_a_parked_walk);
+    tcase_add_test(tc, remote_hits_abort_queued_walks);
+    tcase_add_test(tc, tracker_false_positive_rate);
+    tcase_add_test(tc, probe_miss_deletes_the_probed_key);
+    tcase_add_test(tc, invalidate_spares_other_keys);
+    tcase_add_test(tc, preload_refused);
+    tcase_add_test(tc, policy_state_fails_cleanly);
+    tcase_add_test(tc, interconnect_on_the_l2_port);
     return s;
 }

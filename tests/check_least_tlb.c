@@ -6,6 +6,8 @@
  * counters. */
 #include "least_fixture.h"
 
+#include <stdio.h>
+
 static least_fixture f;
 
 static void teardown(void) { lf_destroy(&f); }
@@ -208,6 +210,258 @@ START_TEST(exclusive_moves)
 }
 END_TEST
 
+/* A spill's own victim can set off another spill: GPU 0's fill of 0x4
+ * evicts 0x1 into the IOMMU TLB, whose victim 0x3 is spilled to GPU 1;
+ * that spill evicts GPU 1's 0x2 into the IOMMU TLB, whose victim 0x1 is
+ * spilled to GPU 2. One victim, a chain of two spills (the counter stayed
+ * at 1: the chain was restarted for every queued victim). */
+START_TEST(spill_chain)
+{
+    lf_build(&f, 1, 1, XLAT_INCL_LEAST, true, XLAT_SPILL_CUMULATIVE);
+    lf_preload_l2(&f, 0, 0x1);
+    lf_preload_l2(&f, 1, 0x2);
+    lf_preload_iommu(&f, 0, 0x3);
+    static const step steps[] = {
+        {0, 0, "", {"0x1", "0x2", "", ""}, "0x3", {"", "", "", ""}, {1, 0, 0, 0}},
+        {0, 0x4, "WALK", {"0x4", "0x3*", "0x1*", ""}, "0x2", {"", "0x3", "0x1", ""}, {2, 1, 0, 0}},
+    };
+    run_steps(steps, 2);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(f.iommu, &st);
+    ck_assert_uint_eq(st.spills, 2);
+    ck_assert_uint_eq(st.max_spill_chain, 2);
+    /* A second, independent victim starts a chain of its own. */
+    ck_assert_str_eq(lf_access(&f, 3, 0x5), "WALK");
+    xlat_iommu_stats_get(f.iommu, &st);
+    ck_assert_uint_eq(st.max_spill_chain, 2);
+}
+END_TEST
+
+/* The requester's new entry and a spill into the same L2 set: the L2 fills
+ * the requester's entry first (its victim reaches the IOMMU from inside
+ * that fill), and the spill it sets off lands afterwards at MRU, one above
+ * the new entry (doc/least-tlb.md). Occupancy rule: GPU 1's 0x3 leaves the
+ * IOMMU TLB and every other GPU has one entry there and a full L2, so the
+ * lowest id, the requester GPU 0, receives it. */
+START_TEST(spill_into_the_requesters_set)
+{
+    lf_build(&f, 2, 3, XLAT_INCL_LEAST, true, XLAT_SPILL_OCCUPANCY);
+    static const uint64_t l2[LF_GPUS][2] = {{0x1, 0x2}, {0, 0}, {0x8, 0x9}, {0xA, 0xB}};
+    for (uint32_t g = 0; g < LF_GPUS; g++)
+        for (int i = 0; i < 2; i++)
+            if (l2[g][i])
+                lf_preload_l2(&f, g, l2[g][i]);
+    lf_preload_iommu(&f, 1, 0x3);
+    lf_preload_iommu(&f, 2, 0x5);
+    lf_preload_iommu(&f, 3, 0x6);
+    static const step steps[] = {
+        {0, 0, "", {"0x1 0x2", "", "0x8 0x9", "0xA 0xB"}, "0x3 0x5 0x6", {"", "", "", ""},
+         {0, 1, 1, 1}},
+        {0, 0x4, "WALK", {"0x4 0x3*", "0x5*", "0x8 0x9", "0xA 0xB"}, "0x6 0x1 0x2",
+         {"0x3", "0x5", "", ""}, {2, 0, 0, 1}},
+    };
+    run_steps(steps, 2);
+}
+END_TEST
+
+/* ---- a host-written L2 behind the IOMMU's L2 port ------------------------
+ * Not an xlat_tlb: a fully associative LRU array of the host's, reached by
+ * the IOMMU only through an xlat_l2_port (probes answered 100 cycles later
+ * by the host's own event), reporting its victims with xlat_iommu_l2_victim
+ * and filling itself from the IOMMU's answers. */
+
+typedef struct host_l2 {
+    uint32_t gpu, cap, n;
+    xlat_tlb_entry e[4]; /* LRU first */
+    char name[16];
+} host_l2;
+
+static host_l2 hl2[LF_GPUS];
+
+typedef struct host_probe {
+    host_l2 *l2;
+    uint32_t pasid;
+    uint64_t vaddr;
+    xlat_l2_answer_fn answer;
+    void *actx;
+} host_probe;
+
+static host_probe hprobe[16];
+static int hprobes;
+
+static int host_find(const host_l2 *l2, uint32_t pasid, uint64_t vaddr)
+{
+    for (uint32_t i = 0; i < l2->n; i++)
+        if (l2->e[i].pasid == pasid && l2->e[i].vpn == vaddr >> l2->e[i].page_shift)
+            return (int)i;
+    return -1;
+}
+
+static void host_remove(host_l2 *l2, uint32_t i)
+{
+    memmove(&l2->e[i], &l2->e[i + 1], (l2->n - i - 1) * sizeof(l2->e[0]));
+    l2->n--;
+}
+
+static int host_insert(void *user, const xlat_tlb_entry *e)
+{
+    host_l2 *l2 = user;
+    int i = host_find(l2, e->pasid, e->vpn << e->page_shift);
+    if (i >= 0)
+        host_remove(l2, (uint32_t)i);
+    int evicted = l2->n == l2->cap;
+    xlat_tlb_entry victim = l2->e[0];
+    if (evicted)
+        host_remove(l2, 0);
+    l2->e[l2->n++] = *e;
+    if (evicted)
+        ck_assert_int_eq(xlat_iommu_l2_victim(f.iommu, l2->gpu, &victim), XLAT_OK);
+    return evicted;
+}
+
+static void host_probe_arrives(void *arg)
+{
+    host_probe *p = arg;
+    int i = host_find(p->l2, p->pasid, p->vaddr);
+    p->answer(p->actx, i >= 0 ? &p->l2->e[i] : NULL);
+}
+
+static int host_probe_send(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
+                           void *actx)
+{
+    host_probe *p = &hprobe[hprobes++ % 16];
+    *p = (host_probe){user, pasid, vaddr, answer, actx};
+    return xlat_schedule(f.ctx, 100, host_probe_arrives, p);
+}
+
+static int host_invalidate(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_gone_fn gone,
+                           void *gctx)
+{
+    host_l2 *l2 = user;
+    int i, removed = 0;
+    while ((i = host_find(l2, pasid, vaddr)) >= 0) {
+        xlat_tlb_entry e = l2->e[i];
+        host_remove(l2, (uint32_t)i);
+        if (gone)
+            gone(gctx, &e);
+        removed++;
+    }
+    return removed;
+}
+
+static size_t host_count(void *user) { return ((host_l2 *)user)->n; }
+
+static void host_l2_attach(uint32_t g, uint32_t cap)
+{
+    host_l2 *l2 = &hl2[g];
+    memset(l2, 0, sizeof(*l2));
+    l2->gpu = g;
+    l2->cap = cap;
+    snprintf(l2->name, sizeof(l2->name), "host%u", g);
+    xlat_l2_port port = {.probe = host_probe_send, .probe_user = l2, .insert = host_insert,
+                         .insert_user = l2, .invalidate = host_invalidate,
+                         .invalidate_user = l2, .count = host_count, .count_user = l2,
+                         .name = l2->name};
+    ck_assert_int_eq(xlat_iommu_attach_l2_port(f.iommu, g, &port), XLAT_OK);
+}
+
+static void host_answer(void *user, const xlat_resp *r)
+{
+    host_l2 *l2 = user;
+    ck_assert_int_eq(r->status, XLAT_OK);
+    xlat_tlb_entry e = {.pasid = r->pasid, .vpn = r->vaddr >> r->page_shift, .pfn = r->pfn,
+                        .page_shift = r->page_shift, .perm = r->perm, .flags = r->flags};
+    host_insert(l2, &e);
+    f.last = *r;
+    f.answers++;
+}
+
+/* GPU g's access to `vpn`: who answered, as lf_access() says it. */
+static const char *host_access(uint32_t g, uint64_t vpn)
+{
+    static char out[16];
+    host_l2 *l2 = &hl2[g];
+    int i = host_find(l2, 1, vpn << 12);
+    if (i >= 0) {
+        host_insert(l2, &l2->e[i]); /* to MRU */
+        return "L2";
+    }
+    xlat_req req = {.id = vpn, .vaddr = vpn << 12 | 0x18, .pasid = 1, .gpu = (uint16_t)g};
+    int before = f.answers;
+    ck_assert_int_eq(xlat_iommu_translate(f.iommu, &req, host_answer, l2), XLAT_OK);
+    while (f.answers == before)
+        ck_assert_int_eq(xlat_advance(f.ctx, xlat_next_event(f.ctx) - xlat_now(f.ctx)), XLAT_OK);
+    xlat_advance(f.ctx, 1000);
+    ck_assert_uint_eq(f.last.pfn, 0x1000 + vpn);
+    if (!strcmp(f.last.resolver, "iommu"))
+        return "IOMMU";
+    if (!strncmp(f.last.resolver, "host", 4)) {
+        snprintf(out, sizeof(out), "REMOTE(%c)", f.last.resolver[4]);
+        return out;
+    }
+    return "WALK";
+}
+
+static const char *host_contents(uint32_t g, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < hl2[g].n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s0x%llX", used ? " " : "",
+                                 (unsigned long long)hl2[g].e[i].vpn);
+    return buf;
+}
+
+/* least-TLB's Figure 10 with host-written L2s: the same outcomes, L2 and
+ * IOMMU TLB contents and tracker as figure10_least_tlb, and the remote hits
+ * answered after the host port's 100 cycles. */
+START_TEST(figure10_host_l2)
+{
+    lf_build(&f, 1, 4, XLAT_INCL_LEAST, false, XLAT_SPILL_CUMULATIVE);
+    for (uint32_t g = 0; g < LF_GPUS; g++)
+        host_l2_attach(g, 1);
+    for (uint32_t g = 0; g < LF_GPUS; g++)
+        lf_preload_l2(&f, g, g + 1);
+    static const step steps[] = {
+        {0, 0, "", {"0x1", "0x2", "0x3", "0x4"}, "", {"0x1", "0x2", "0x3", "0x4"}, {0}},
+        {0, 0x5, "WALK", {"0x5", "0x2", "0x3", "0x4"}, "0x1", {"0x5", "0x2", "0x3", "0x4"}, {0}},
+        {1, 0x1, "IOMMU", {"0x5", "0x1", "0x3", "0x4"}, "0x2", {"0x5", "0x1", "0x3", "0x4"}, {0}},
+        {2, 0x1, "REMOTE(1)", {"0x5", "0x1", "0x1", "0x4"}, "0x2 0x3",
+         {"0x5", "0x1", "0x1", "0x4"}, {0}},
+        {3, 0x1, "REMOTE(1)", {"0x5", "0x1", "0x1", "0x1"}, "0x2 0x3 0x4",
+         {"0x5", "0x1", "0x1", "0x1"}, {0}},
+        {0, 0x2, "IOMMU", {"0x2", "0x1", "0x1", "0x1"}, "0x3 0x4 0x5",
+         {"0x2", "0x1", "0x1", "0x1"}, {0}},
+    };
+    char buf[256];
+    for (int i = 0; i < 6; i++) {
+        const step *st = &steps[i];
+        if (i > 0) {
+            const char *who = host_access(st->gpu, st->vpn);
+            ck_assert_msg(!strcmp(who, st->outcome), "step %d: %s, expected %s", i, who,
+                          st->outcome);
+            if (!strncmp(who, "REMOTE", 6))
+                ck_assert_uint_eq(f.last.completed - f.last.issued, 200 + 100);
+        }
+        for (uint32_t g = 0; g < LF_GPUS; g++) {
+            ck_assert_str_eq(host_contents(g, buf, sizeof(buf)), st->l2[g]);
+            ck_assert_str_eq(lf_tracker(&f, g, buf, sizeof(buf)), st->tracker[g]);
+        }
+        ck_assert_str_eq(lf_contents(&f, xlat_iommu_tlb(f.iommu), buf, sizeof(buf)), st->iommu);
+    }
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(f.iommu, &st);
+    ck_assert_uint_eq(st.walk_answers, 1);
+    ck_assert_uint_eq(st.tlb_hits, 2);
+    ck_assert_uint_eq(st.remote_hits, 2);
+    ck_assert_uint_eq(st.late_discarded, 2);
+    /* A shootdown reaches the host L2s through the port, and the tracker. */
+    ck_assert_int_eq(xlat_iommu_invalidate(f.iommu, 1, 1 << 12), 3);
+    ck_assert_str_eq(host_contents(1, buf, sizeof(buf)), "");
+    ck_assert_str_eq(lf_tracker(&f, 1, buf, sizeof(buf)), "");
+}
+END_TEST
+
 Suite *least_tlb_suite(void)
 {
     Suite *s = suite_create("least_tlb");
@@ -220,5 +474,8 @@ Suite *least_tlb_suite(void)
     tcase_add_test(tc, figure13_baseline);
     tcase_add_test(tc, inclusive_back_invalidates);
     tcase_add_test(tc, exclusive_moves);
+    tcase_add_test(tc, spill_chain);
+    tcase_add_test(tc, spill_into_the_requesters_set);
+    tcase_add_test(tc, figure10_host_l2);
     return s;
 }

@@ -24,8 +24,13 @@ extern "C" {
  * A request accepted at cycle t looks up the IOMMU TLB, answered at
  * t + `tlb_latency` on a hit. On a miss it goes to the walkers then; with
  * the least-inclusive policy a positive Local TLB tracker also sends a probe
- * to that GPU's L2 TLB, answered `remote_latency` cycles later; the first
- * valid answer serves the request and the later one is dropped.
+ * to that GPU's L2 TLB (through its ::xlat_l2_port; the default port answers
+ * `remote_latency` cycles later); the first valid answer serves the request
+ * and frees its buffer slot, and the later one is dropped. A walk raced by a
+ * probe waits in the IOMMU until a walker can start it at once, so that a
+ * remote hit can still abort it (least-TLB Algorithm 1); a walk already on a
+ * walker runs to its end and is discarded. Answers are delivered from inside
+ * xlat_tick() / xlat_advance(), never from inside xlat_iommu_translate().
  *
  * @code
  * xlat_iommu_config ic;
@@ -135,6 +140,8 @@ typedef struct xlat_iommu_stats {
     uint64_t tracker_inserts; /**< tracker insertions */
     uint64_t tracker_full;    /**< tracker insertions refused by a full partition */
     uint64_t max_spill_chain; /**< longest chain of spills set off by one victim */
+    uint64_t walks_aborted;   /**< walks dropped before reaching a walker because another
+                                   answer (a remote L2) came first (least-TLB Algorithm 1) */
 } xlat_iommu_stats;
 
 /** @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles; 8 walkers at
@@ -159,13 +166,104 @@ XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat
 XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
 
 /**
- * @brief Attach GPU `gpu`'s L2 TLB: its victims, remote probes and spills.
+ * @brief Attach GPU `gpu`'s L2 TLB: its victims, remote probes and spills,
+ *        through the default ::xlat_l2_port over the TLB (probes answered
+ *        `remote_latency` cycles later, inserts and invalidations at once).
  *        The IOMMU takes over the TLB's eviction callback (a callback set
  *        before is still called, first).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, or gpu out of range
  */
 XLAT_API int xlat_iommu_attach_l2(xlat_iommu *iommu, uint32_t gpu, xlat_tlb *l2);
+
+/**
+ * @brief How an L2 answers a probe.
+ * @param ctx the `actx` the IOMMU passed to the probe.
+ * @param hit the entry found (only valid during the call), NULL for a miss.
+ */
+typedef void (*xlat_l2_answer_fn)(void *ctx, const xlat_tlb_entry *hit);
+
+/**
+ * @brief Called by an L2 port's invalidate for each entry it removed.
+ * @param ctx the `gctx` the IOMMU passed to the invalidate.
+ * @param removed the entry removed (only valid during the call).
+ */
+typedef void (*xlat_l2_gone_fn)(void *ctx, const xlat_tlb_entry *removed);
+
+/**
+ * @brief The IOMMU's channel to one GPU's L2 TLB: least-TLB's remote
+ *        probes, spills, shootdowns and back-invalidations all go through
+ *        it, so a host can put its interconnect (latency) or its own L2
+ *        there. Each function has its own `user`. xlat_iommu_attach_l2()
+ *        builds the default port over an ::xlat_tlb; xlat_iommu_l2_port()
+ *        returns the port attached, for a host that wraps it.
+ *
+ * The L2's victims reach the IOMMU through xlat_iommu_l2_victim() (the
+ * default port subscribes to the TLB's evictions for that).
+ */
+typedef struct xlat_l2_port {
+    /** Look (pasid, vaddr) up without changing replacement state and answer
+     *  with `answer(actx, hit)` when the answer would arrive at the IOMMU
+     *  (the default port: `remote_latency` cycles later). Return ::XLAT_OK,
+     *  or a negative code: no probe was sent and `answer` is never called. */
+    int (*probe)(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
+                 void *actx);
+    void *probe_user;           /**< first argument of `probe` */
+    /** Insert `e` (a spilled IOMMU victim, or a preload); 0 or 1 (evicted
+     *  something), or a negative code (refused). May deliver it later. */
+    int (*insert)(void *user, const xlat_tlb_entry *e);
+    void *insert_user;          /**< first argument of `insert` */
+    /** Remove every entry covering (pasid, vaddr), calling `gone(gctx, e)`
+     *  for each (`gone` may be NULL), and keep a fill in flight from bringing
+     *  it back; return the number removed. Called inside the shootdown. */
+    int (*invalidate)(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_gone_fn gone,
+                      void *gctx);
+    void *invalidate_user;      /**< first argument of `invalidate` */
+    /** Valid entries now (optional, NULL counts 0): the occupancy receiver
+     *  rule's tie-break. */
+    size_t (*count)(void *user);
+    void *count_user;           /**< first argument of `count` */
+    /** Names the L2 as the resolver of remote hits (not copied; NULL: "l2"). */
+    const char *name;
+} xlat_l2_port;
+
+/**
+ * @brief Reach GPU `gpu`'s L2 through `port` (copied) instead of what was
+ *        attached before. A TLB attached with xlat_iommu_attach_l2() still
+ *        reports its victims. Destroying the IOMMU drops the probes in
+ *        flight: a port must not answer them afterwards (destroy the host's
+ *        interconnect first, or let it drain).
+ * @param iommu the IOMMU.
+ * @param gpu the GPU whose L2 the port reaches.
+ * @param port the port (copied; its users are not owned).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL, gpu out of range, or a port without probe,
+ *         insert or invalidate
+ */
+XLAT_API int xlat_iommu_attach_l2_port(xlat_iommu *iommu, uint32_t gpu, const xlat_l2_port *port);
+
+/**
+ * @brief The port attached for GPU `gpu` (the default one over the TLB
+ *        after xlat_iommu_attach_l2()), for a host that interposes on it.
+ * @param iommu the IOMMU.
+ * @param gpu the GPU.
+ * @param out receives a copy of the port.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL, gpu out of range, or nothing attached
+ */
+XLAT_API int xlat_iommu_l2_port(const xlat_iommu *iommu, uint32_t gpu, xlat_l2_port *out);
+
+/**
+ * @brief GPU `gpu`'s L2 evicted `victim` (a host L2 behind a port reports
+ *        its victims here; the IOMMU handles them after the call, in order).
+ * @param iommu the IOMMU.
+ * @param gpu the GPU whose L2 evicted it.
+ * @param victim the entry evicted (copied).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL or gpu out of range
+ * @retval XLAT_ERR_NOMEM the victim queue could not grow (the victim is dropped)
+ */
+XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *victim);
 
 /**
  * @brief Accept an ATS request from GPU `req->gpu`.
@@ -206,7 +304,10 @@ XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t v
  *        (its Eviction Counter and occupancy count it); for warming up and
  *        for reproducing a paper's starting state.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift
+ * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift, or an entry the
+ *         IOMMU TLB refuses (a vpn too wide for its page size); nothing is
+ *         inserted or counted
+ * @retval XLAT_ERR_NOMEM an unbounded IOMMU TLB could not grow (nothing counted)
  */
 XLAT_API int xlat_iommu_preload(xlat_iommu *iommu, uint32_t source, const xlat_tlb_entry *e);
 

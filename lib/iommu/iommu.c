@@ -1,6 +1,7 @@
 /*
  * The IOMMU: ATS requests look up the IOMMU TLB; a miss goes to the page
- * walkers and, under least-TLB, to the GPU the Local TLB tracker points at.
+ * walkers and, when the inclusion policy names one (least-TLB's Local TLB
+ * tracker), to another GPU's L2 as well.
  * The pending table (one record per request) lets the first valid answer
  * win and drops the later one ("Improving Address Translation in Multi-GPUs
  * via Sharing and Spilling aware TLB Design" §4.1).
@@ -11,8 +12,8 @@
 
 static void lookup_done(void *arg);
 static void lookup2_done(void *arg);
-static void issue_walk(void *arg);
-static void probe_done(void *arg);
+static void issue_walk(struct iommu_req *r);
+static void probe_answered(void *ctx, const xlat_tlb_entry *hit);
 
 void xlat_iommu_config_init(xlat_iommu_config *cfg)
 {
@@ -40,7 +41,7 @@ void xlat_iommu_config_init(xlat_iommu_config *cfg)
     cfg->fault_batch = 1;
 }
 
-static const struct incl_ops *incl_ops(xlat_incl incl, bool multi_app)
+static const struct incl_policy *incl_policy(xlat_incl incl, bool multi_app)
 {
     switch (incl) {
     case XLAT_INCL_MOSTLY: return &xlat__incl_mostly;
@@ -57,16 +58,15 @@ static int check_config(xlat_ctx *ctx, const xlat_iommu_config *c)
     if (c->gpus == 0 || c->gpus > IOMMU_MAX_GPUS)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: gpus must be 1..%d, not %u", n,
                           IOMMU_MAX_GPUS, c->gpus);
-    if (!incl_ops(c->inclusion, c->multi_app))
+    if (!incl_policy(c->inclusion, c->multi_app))
         return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: unknown inclusion policy %d", n,
                           (int)c->inclusion);
     if (c->tlb2_entries && c->inclusion != XLAT_INCL_MOSTLY)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "iommu %s: a second-level IOMMU TLB needs the mostly-inclusive policy", n);
-    if (c->buffer_entries == 0 || c->spill_counter > IOMMU_SC_MASK || c->fault_batch == 0)
+    if (c->buffer_entries == 0 || c->fault_batch == 0)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
-                          "iommu %s: buffer_entries and fault_batch must be >= 1, spill_counter <= %u",
-                          n, IOMMU_SC_MASK);
+                          "iommu %s: buffer_entries and fault_batch must be >= 1", n);
     return XLAT_OK;
 }
 
@@ -85,6 +85,33 @@ static int make_tlb(struct xlat_iommu *m, xlat_tlb **out, const char *suffix, ui
     return xlat_tlb_create(m->ctx, &c, out);
 }
 
+/* The policy's state, owned by the policy from init to fini. */
+static int incl_init(struct xlat_iommu *m)
+{
+    xlat__iommu_services_init(m);
+    m->incl_state = xlat__calloc(m->ctx, 1, m->incl->state_size);
+    if (!m->incl_state)
+        return XLAT_ERR_NOMEM;
+    int rc = m->incl->init ? m->incl->init(m->incl_state, &m->services) : XLAT_OK;
+    if (rc != XLAT_OK) {
+        if (m->incl->fini)
+            m->incl->fini(m->incl_state); /* init may have built part of its state */
+        xlat__free(m->ctx, m->incl_state, m->incl->state_size);
+        m->incl_state = NULL;
+    }
+    return rc;
+}
+
+static void incl_fini(struct xlat_iommu *m)
+{
+    if (!m->incl_state)
+        return;
+    if (m->incl->fini)
+        m->incl->fini(m->incl_state);
+    xlat__free(m->ctx, m->incl_state, m->incl->state_size);
+    m->incl_state = NULL;
+}
+
 static int build(struct xlat_iommu *m)
 {
     int rc = make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
@@ -96,15 +123,18 @@ static int build(struct xlat_iommu *m)
     if (rc == XLAT_OK)
         rc = xlat_walker_create(m->ctx, &w, &m->walker);
     if (rc == XLAT_OK)
-        rc = xlat__tracker_init(m);
+        rc = incl_init(m);
     if (rc == XLAT_OK)
         rc = xlat__iommu_victims_init(m);
     if (rc == XLAT_OK)
         rc = xlat__iommu_faults_init(m);
     if (rc == XLAT_OK)
-        rc = xlat__pool_init(&m->reqs, m->ctx, sizeof(struct iommu_req), m->cfg.buffer_entries);
+        rc = xlat__pool_init(&m->reqs, m->ctx, sizeof(struct iommu_req),
+                             (size_t)m->cfg.buffer_entries + m->cfg.walk.walkers);
     if (rc == XLAT_OK)
         rc = xlat__waitq_init(&m->waitq, m->ctx);
+    if (rc == XLAT_OK) /* at most one probe per request in the buffer */
+        rc = xlat__pool_init(&m->probes, m->ctx, sizeof(struct tlb_probe), m->cfg.buffer_entries);
     return rc;
 }
 
@@ -119,8 +149,9 @@ static void iommu_free(struct xlat_iommu *m)
     xlat_walker_destroy(m->walker);
     xlat_tlb_destroy(m->tlb);
     xlat_tlb_destroy(m->tlb2);
-    xlat__tracker_release(m);
+    incl_fini(m);
     xlat__pool_release(&m->reqs);
+    xlat__pool_release(&m->probes);
     xlat__waitq_release(&m->waitq);
     xlat__free(m->ctx, m->victims, m->victims_cap * sizeof(*m->victims));
     xlat__free(m->ctx, m->faults, m->cfg.fault_batch * sizeof(*m->faults));
@@ -145,7 +176,7 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory");
     m->ctx = ctx;
     m->cfg = c;
-    m->incl = incl_ops(c.inclusion, c.multi_app);
+    m->incl = incl_policy(c.inclusion, c.multi_app);
     m->name = xlat__strdup(ctx, c.name ? c.name : "iommu");
     m->cfg.name = m->name;
     rc = m->name ? build(m) : XLAT_ERR_NOMEM;
@@ -168,7 +199,10 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
     if (!m || !l2 || gpu >= m->cfg.gpus)
         return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2: %s",
                           !m ? "NULL iommu" : !l2 ? "NULL tlb" : "gpu out of range");
+    if (m->l2[gpu]) /* give the TLB attached before its callback back */
+        xlat_tlb_set_evict_fn(m->l2[gpu], m->l2_prev_fn[gpu], m->l2_prev_user[gpu]);
     m->l2[gpu] = l2;
+    xlat__iommu_tlb_port(m, gpu, l2);
     xlat__tlb_evict_fn_get(l2, &m->l2_prev_fn[gpu], &m->l2_prev_user[gpu]);
     xlat_tlb_set_evict_fn(l2, xlat__iommu_l2_evicted, m);
     return XLAT_OK;
@@ -176,16 +210,56 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 
 /* ---- the request flow ------------------------------------------------ */
 
-static void release_if_done(struct iommu_req *r)
+void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e)
 {
-    if (r->answered && !r->walk_out && !r->probe_out) {
-        r->iommu->in_service--;
-        xlat__pool_put(&r->iommu->reqs, r);
-        xlat__waitq_wake(&r->iommu->waitq);
-    }
+    e->flags = 0;
+    if (m->incl->native)
+        m->incl->native(m->incl_state, e);
 }
 
-/* Serves `r` with translation `e` (NULL: `status`) resolved by `resolver`. */
+static void drain_walks(struct xlat_iommu *m);
+
+/* The record goes back to the pool once nothing refers to it any more: a
+ * walk on a walker or a probe may answer after the request was served. */
+static void free_if_idle(struct iommu_req *r)
+{
+    if (r->answered && !r->walk_out && !r->probe_out && !r->queued)
+        xlat__pool_put(&r->iommu->reqs, r);
+}
+
+static void wq_unlink(struct xlat_iommu *m, struct iommu_req *r)
+{
+    if (r->qprev)
+        r->qprev->qnext = r->qnext;
+    else
+        m->wq_head = r->qnext;
+    if (r->qnext)
+        r->qnext->qprev = r->qprev;
+    else
+        m->wq_tail = r->qprev;
+    r->qprev = r->qnext = NULL;
+    r->queued = 0;
+}
+
+static void wq_push(struct xlat_iommu *m, struct iommu_req *r, bool front)
+{
+    r->queued = 1;
+    r->qprev = front ? NULL : m->wq_tail;
+    r->qnext = front ? m->wq_head : NULL;
+    if (r->qprev)
+        r->qprev->qnext = r;
+    else
+        m->wq_head = r;
+    if (r->qnext)
+        r->qnext->qprev = r;
+    else
+        m->wq_tail = r;
+}
+
+/* Serves `r` with translation `e` (NULL: `status`) resolved by `resolver`.
+ * Its ATS buffer slot frees now (least-TLB §4.1: the pending entry is
+ * removed when the first answer arrives), and a walk it still had queued
+ * is dropped (Algorithm 1: "abort IOMMU thread (PTW)"). */
 static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, const char *resolver)
 {
     struct xlat_iommu *m = r->iommu;
@@ -193,15 +267,23 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
                       .status = status, .issued = r->arrival, .completed = m->ctx->now,
                       .resolver = resolver};
     if (e && status == XLAT_OK) {
-        xlat__resp_translate(&resp, e, r->req.vaddr, r->req.access);
-        resp.flags = (uint16_t)(m->cfg.spill_counter & IOMMU_SC_MASK); /* native again */
-        resp.aux = 0;
-        m->incl->on_answer(m, r->req.gpu, e);
+        xlat_tlb_entry out = *e;
+        out.aux = 0;
+        xlat__iommu_native(m, &out); /* what the policy marks on a fresh translation */
+        xlat__resp_translate(&resp, &out, r->req.vaddr, r->req.access);
+        if (m->incl->on_answer)
+            m->incl->on_answer(m->incl_state, r->req.gpu, e);
     }
     r->answered = 1;
+    if (r->queued) {
+        wq_unlink(m, r);
+        m->st.walks_aborted++;
+    }
+    m->in_service--;
+    xlat__waitq_wake(&m->waitq);
     xlat_done_fn done = r->done;
     void *user = r->user;
-    release_if_done(r);
+    free_if_idle(r);
     done(user, &resp);
 }
 
@@ -241,7 +323,8 @@ static void lookup_done(void *arg)
     xlat_tlb_entry e;
     if (xlat_tlb_lookup(m->tlb, r->req.pasid, r->req.vaddr, &e) == XLAT_OK) {
         m->st.tlb_hits++;
-        m->incl->on_hit(m, &e);
+        if (m->incl->on_hit)
+            m->incl->on_hit(m->incl_state, &e);
         answer(r, &e, XLAT_OK, m->name);
     } else if (m->tlb2) {
         xlat_schedule(m->ctx, m->cfg.tlb2_latency, lookup2_done, r);
@@ -272,71 +355,137 @@ static void walk_done(void *user, const xlat_resp *resp)
     r->walk_out = 0;
     if (r->answered) {
         m->st.late_discarded++;
-        release_if_done(r);
-        return;
+        free_if_idle(r);
+    } else {
+        xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = resp->page_shift,
+                            .vpn = r->req.vaddr >> resp->page_shift, .pfn = resp->pfn,
+                            .perm = resp->perm};
+        bool valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
+        xlat__iommu_native(m, &e);
+        if (valid && m->incl->on_walk)
+            m->incl->on_walk(m->incl_state, &e, r->req.gpu);
+        m->st.walk_answers++;
+        answer(r, valid ? &e : NULL, valid ? XLAT_OK : resp->status, resp->resolver);
     }
-    xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = resp->page_shift,
-                        .vpn = r->req.vaddr >> resp->page_shift, .pfn = resp->pfn,
-                        .perm = resp->perm, .flags = (uint16_t)m->cfg.spill_counter};
-    bool valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
-    if (valid)
-        m->incl->on_walk(m, &e, r->req.gpu);
-    m->st.walk_answers++;
-    answer(r, valid ? &e : NULL, valid ? XLAT_OK : resp->status, resp->resolver);
+    drain_walks(m); /* a walker is free */
 }
 
-/* A miss: the walk starts now; a positive tracker also sends a probe. */
-static void issue_walk(void *arg)
+/* The probe is marked outstanding before the call: the port may answer
+ * inside it, and `r` may be released by the time it returns. */
+static void send_probe(struct xlat_iommu *m, struct iommu_req *r, uint32_t x)
 {
-    struct iommu_req *r = arg;
+    const xlat_l2_port *p = &m->port[x];
+    r->probe_gpu = (int32_t)x;
+    r->probe_out = 1;
+    m->st.remote_probes++;
+    if (p->probe(p->probe_user, r->req.pasid, r->req.vaddr, probe_answered, r) != XLAT_OK) {
+        r->probe_out = 0; /* not sent: the walk answers */
+        m->st.remote_probes--;
+    }
+}
+
+/* A miss: the walk is queued; the policy may name an L2 to probe as well.
+ * The walk is queued first, so that a hit answered inside the probe call
+ * drops it. */
+static void issue_walk(struct iommu_req *r)
+{
     struct xlat_iommu *m = r->iommu;
-    if (!r->walk_out && r->probe_gpu < 0) {
-        int x = m->incl->remote_gpu(m, r);
-        if (x >= 0 && xlat_schedule(m->ctx, m->cfg.remote_latency, probe_done, r) == XLAT_OK) {
-            r->probe_gpu = x;
-            r->probe_out = 1;
-            m->st.remote_probes++;
-        }
-    }
-    int rc = xlat_walker_translate(m->walker, &r->req, walk_done, r);
-    if (rc == XLAT_OK) {
-        r->walk_out = 1;
-        m->st.walks++;
-    } else if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full */
-        xlat_target walkers = xlat_walker_target(m->walker);
-        xlat__target_retry(m->ctx, &walkers, issue_walk, r);
-    } else if (!r->answered) {
-        answer(r, NULL, rc, m->name);
-    }
+    int x = m->incl->remote_gpu ? m->incl->remote_gpu(m->incl_state, &r->req) : -1;
+    wq_push(m, r, false);
+    if (x >= 0 && (uint32_t)x < m->cfg.gpus && m->port[x].probe)
+        send_probe(m, r, (uint32_t)x);
+    drain_walks(m);
 }
 
-static void probe_done(void *arg)
+static void probe_answered(void *ctx, const xlat_tlb_entry *hit)
 {
-    struct iommu_req *r = arg;
+    struct iommu_req *r = ctx;
     struct xlat_iommu *m = r->iommu;
     uint32_t x = (uint32_t)r->probe_gpu;
-    xlat_tlb_entry e = {0};
-    bool hit = !r->answered && m->l2[x] &&
-               xlat_tlb_probe(m->l2[x], r->req.pasid, r->req.vaddr, &e) == XLAT_OK;
     r->probe_out = 0;
     if (r->answered) {
         m->st.late_discarded++;
-        release_if_done(r);
+        free_if_idle(r);
         return;
     }
-    m->incl->on_remote(m, x, &r->req, hit, &e);
-    if (!hit) {
+    xlat_tlb_entry e = hit ? *hit : (xlat_tlb_entry){0};
+    if (m->incl->on_remote)
+        m->incl->on_remote(m->incl_state, x, &r->req, hit != NULL, &e);
+    if (hit) {
+        m->st.remote_hits++;
+        answer(r, &e, XLAT_OK, m->port[x].name ? m->port[x].name : "l2");
+    } else {
         m->st.remote_misses++; /* the walk goes on */
-        return;
     }
-    m->st.remote_hits++;
-    answer(r, &e, XLAT_OK, xlat_tlb_name(m->l2[x]));
+    drain_walks(m);
+}
+
+/* ---- the walk queue ---------------------------------------------------
+ * Walks reach the walkers in arrival order. A walk raced by a remote probe
+ * leaves this queue only when a walker can start it at once: while it waits
+ * here a remote hit can still abort it (least-TLB Algorithm 1), whereas the
+ * walkers' buffer cannot give a request back. Later walks wait behind it,
+ * so the walkers see the order they would have seen; a walk already on a
+ * walker runs to its end and its answer is discarded. Without probes
+ * (every other policy) each walk is handed over as it arrives. "A walker can
+ * start it" is judged on the whole pool (an idle walker, nothing buffered):
+ * under a partitioned scheduler the walk may still wait in the walkers'
+ * buffer, where it can no longer be aborted (it is then discarded). */
+
+static bool walker_free_now(const struct xlat_iommu *m)
+{
+    return xlat_walker_busy(m->walker) < m->cfg.walk.walkers && !xlat_walker_buffered(m->walker);
+}
+
+/* Hands r's walk to the walkers. The walker may answer inside the call and
+ * `r` may be released by then, so its state is set first. */
+static int hand_over(struct xlat_iommu *m, struct iommu_req *r)
+{
+    wq_unlink(m, r);
+    r->walk_out = 1;
+    m->st.walks++;
+    int rc = xlat_walker_translate(m->walker, &r->req, walk_done, r);
+    if (rc == XLAT_OK)
+        return XLAT_OK;
+    r->walk_out = 0;
+    m->st.walks--;
+    if (rc == XLAT_ERR_AGAIN) { /* the walkers' buffer is full: first in line again */
+        wq_push(m, r, true);
+        return rc;
+    }
+    answer(r, NULL, rc, m->name);
+    return XLAT_OK;
+}
+
+static void walks_room(void *arg)
+{
+    struct xlat_iommu *m = arg;
+    m->wq_parked = false;
+    drain_walks(m);
+}
+
+static void drain_walks(struct xlat_iommu *m)
+{
+    if (m->wq_draining || m->wq_parked)
+        return;
+    m->wq_draining = true;
+    struct iommu_req *r;
+    while ((r = m->wq_head) != NULL && (!r->probe_out || walker_free_now(m))) {
+        if (hand_over(m, r) == XLAT_ERR_AGAIN) {
+            xlat_target walkers = xlat_walker_target(m->walker);
+            m->wq_parked = xlat__target_retry(m->ctx, &walkers, walks_room, m) == XLAT_OK;
+            break;
+        }
+    }
+    m->wq_draining = false;
 }
 
 static int owned_event(void *iommu, xlat_event_fn fn, void *user)
 {
-    if (fn == lookup_done || fn == lookup2_done || fn == issue_walk || fn == probe_done)
+    if (fn == lookup_done || fn == lookup2_done)
         return ((struct iommu_req *)user)->iommu == iommu;
+    if (xlat__iommu_port_event(iommu, fn, user))
+        return 1;
     return user == iommu; /* victim handling and fault timers carry the IOMMU itself */
 }
 

@@ -7,10 +7,23 @@ void xlat_iommu_flush(xlat_iommu *m)
         return;
     xlat_tlb_flush(m->tlb);
     xlat_tlb_flush(m->tlb2);
-    memset(m->occupancy, 0, sizeof(m->occupancy));
-    /* least-TLB §4.4: an IOMMU TLB shootdown resets the tracker; spilled
-     * entries become unreachable and age out of the L2s. */
-    xlat__tracker_reset(m);
+    if (m->incl->on_flush)
+        m->incl->on_flush(m->incl_state);
+}
+
+struct gone_ctx {
+    struct xlat_iommu *m;
+    uint32_t gpu;
+};
+
+/* The policy hears only of what an L2 held: least-TLB deleting a key from a
+ * partition that never had it would delete the fingerprint of another key
+ * that happens to share it. */
+static void l2_gone(void *ctx, const xlat_tlb_entry *e)
+{
+    struct gone_ctx *g = ctx;
+    if (g->m->incl->on_l2_gone)
+        g->m->incl->on_l2_gone(g->m->incl_state, g->gpu, e);
 }
 
 int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
@@ -19,18 +32,10 @@ int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
         return XLAT_ERR_INVAL;
     int removed = xlat__iommu_remove(m, pasid, vaddr);
     for (uint32_t g = 0; g < m->cfg.gpus; g++) {
-        xlat_tlb_entry e = {.pasid = pasid, .page_shift = 12, .vpn = vaddr >> 12};
-        xlat__tracker_del(m, g, &e);
-        if (!m->l2[g])
-            continue;
-        while (xlat_tlb_probe(m->l2[g], pasid, vaddr, &e) == XLAT_OK) {
-            xlat__tracker_del(m, g, &e);
-            xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
-            removed++;
-        }
-        /* Also when the L2 holds nothing yet: a miss of it may be in flight,
-         * and its fill must not bring the old translation back. */
-        xlat_tlb_invalidate(m->l2[g], pasid, vaddr);
+        const xlat_l2_port *p = &m->port[g];
+        struct gone_ctx gc = {m, g};
+        int n = p->invalidate ? p->invalidate(p->invalidate_user, pasid, vaddr, l2_gone, &gc) : 0;
+        removed += n > 0 ? n : 0;
     }
     if (m->cfg.walk.pwc)
         xlat_pwc_invalidate(m->cfg.walk.pwc, pasid, vaddr);
@@ -45,23 +50,24 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
     if (e->page_shift < 12 || e->page_shift > 63)
         return xlat__fail(m->ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: page_shift %u", e->page_shift);
     xlat_tlb_entry in = *e;
-    in.flags = (uint16_t)m->cfg.spill_counter; /* a native victim of `source` */
-    m->evictions[source]++;
-    xlat__iommu_insert(m, &in, source);
-    return XLAT_OK;
+    xlat__iommu_native(m, &in); /* a native victim of `source` */
+    if (m->incl->preload)
+        return m->incl->preload(m->incl_state, source, &in);
+    return xlat__iommu_insert(m, &in, source);
 }
 
 int xlat_iommu_preload_l2(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    if (!m || !e || gpu >= m->cfg.gpus || !m->l2[gpu])
+    if (!m || !e || gpu >= m->cfg.gpus || !m->port[gpu].insert)
         return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload_l2: %s",
                           !m || !e ? "NULL argument" : "no L2 attached for that GPU");
     xlat_tlb_entry in = *e;
-    in.flags = (uint16_t)m->cfg.spill_counter;
-    int rc = xlat_tlb_insert(m->l2[gpu], &in, NULL);
+    xlat__iommu_native(m, &in);
+    int rc = m->port[gpu].insert(m->port[gpu].insert_user, &in);
     if (rc < 0)
         return rc;
-    m->incl->on_answer(m, gpu, &in); /* as if a walk had filled it */
+    if (m->incl->on_answer)
+        m->incl->on_answer(m->incl_state, gpu, &in); /* as if a walk had filled it */
     return XLAT_OK;
 }
 
@@ -73,7 +79,7 @@ uint64_t xlat_iommu_eviction_counter(const xlat_iommu *m, uint32_t gpu)
 {
     if (!m || gpu >= m->cfg.gpus)
         return 0;
-    return m->cfg.spill_rx == XLAT_SPILL_OCCUPANCY ? m->occupancy[gpu] : m->evictions[gpu];
+    return m->incl->counter ? m->incl->counter(m->incl_state, gpu) : 0;
 }
 
 void xlat_iommu_stats_get(const xlat_iommu *m, xlat_iommu_stats *out)
@@ -84,4 +90,10 @@ void xlat_iommu_stats_get(const xlat_iommu *m, xlat_iommu_stats *out)
         *out = m->st;
     else
         memset(out, 0, sizeof(*out));
+}
+
+bool xlat_iommu_tracked(const xlat_iommu *m, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
+{
+    return m && gpu < m->cfg.gpus && m->incl->tracked &&
+           m->incl->tracked(m->incl_state, gpu, pasid, vaddr);
 }

@@ -1,10 +1,10 @@
 /*
- * What happens to victims: an L2 victim may enter the IOMMU TLB (exclusive,
- * least-TLB), and an IOMMU TLB victim may be spilled into another GPU's L2
- * (least-TLB multi-application mode, §4.2) or invalidated in every L2
- * (inclusive). L2 victims are reported from inside the L2's own insert, so
- * they are queued and handled right after it, in order; a spill's own
- * victims join the same queue, which bounds the chain effect's recursion.
+ * Victims and the services the inclusion policies use. L2 victims are
+ * reported from inside the L2's own insert, so they are queued and handed
+ * to the policy right after it, in order (a TLB must not be inserted into
+ * from inside its own insert); victims of inserts the policy makes (a
+ * spill) join the same queue, which bounds the chain effect's recursion.
+ * IOMMU TLB victims go to the policy at once.
  */
 #include "iommu_internal.h"
 
@@ -41,6 +41,19 @@ static bool grow_victims(struct xlat_iommu *m)
     return true;
 }
 
+int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)
+{
+    if (m->victims_len == m->victims_cap && !grow_victims(m))
+        return XLAT_ERR_NOMEM;
+    struct iommu_victim *v = &m->victims[(m->victims_head + m->victims_len++) % m->victims_cap];
+    v->gpu = gpu;
+    v->tag = m->incl->victim_tag ? m->incl->victim_tag(m->incl_state) : 0;
+    v->e = *victim;
+    if (!m->victims_scheduled && xlat_schedule(m->ctx, 0, handle_victims, m) == XLAT_OK)
+        m->victims_scheduled = true;
+    return XLAT_OK;
+}
+
 void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *victim)
 {
     struct xlat_iommu *m = user;
@@ -49,13 +62,17 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
         return;
     if (m->l2_prev_fn[gpu])
         m->l2_prev_fn[gpu](m->l2_prev_user[gpu], l2, victim);
-    if (m->victims_len == m->victims_cap && !grow_victims(m))
-        return;
-    struct iommu_victim *v = &m->victims[(m->victims_head + m->victims_len++) % m->victims_cap];
-    v->gpu = (uint32_t)gpu;
-    v->e = *victim;
-    if (!m->victims_scheduled && xlat_schedule(m->ctx, 0, handle_victims, m) == XLAT_OK)
-        m->victims_scheduled = true;
+    xlat__iommu_victim_push(m, (uint32_t)gpu, victim);
+}
+
+int xlat_iommu_l2_victim(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)
+{
+    if (!m || !victim || gpu >= m->cfg.gpus)
+        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_victim: %s",
+                          !m || !victim ? "NULL argument" : "gpu out of range");
+    if (xlat__iommu_victim_push(m, gpu, victim) != XLAT_OK)
+        return xlat__fail(m->ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->name);
+    return XLAT_OK;
 }
 
 static void handle_victims(void *arg)
@@ -66,29 +83,38 @@ static void handle_victims(void *arg)
         struct iommu_victim v = m->victims[m->victims_head];
         m->victims_head = (m->victims_head + 1) % m->victims_cap;
         m->victims_len--;
-        m->chain = 0;
-        m->incl->on_l2_victim(m, v.gpu, &v.e);
+        if (m->incl->on_l2_victim)
+            m->incl->on_l2_victim(m->incl_state, v.gpu, &v.e, v.tag);
     }
 }
 
-static void count_out(struct xlat_iommu *m, const xlat_tlb_entry *e)
+static void gone(struct xlat_iommu *m, const xlat_tlb_entry *e)
 {
-    if (e->aux < IOMMU_MAX_GPUS && m->occupancy[e->aux])
-        m->occupancy[e->aux]--;
+    if (m->incl->on_iommu_out)
+        m->incl->on_iommu_out(m->incl_state, e);
 }
 
-void xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source)
+int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source)
 {
     xlat_tlb_entry in = *e, old, victim;
     in.aux = source; /* the IOMMU entry remembers which GPU it came from */
-    if (xlat_tlb_probe(m->tlb, e->pasid, e->vpn << e->page_shift, &old) == XLAT_OK &&
-        old.vpn == e->vpn && old.page_shift == e->page_shift)
-        count_out(m, &old); /* refreshed in place: its source may change */
-    m->occupancy[source]++;
-    if (xlat_tlb_insert(m->tlb, &in, &victim) == 1) {
-        count_out(m, &victim);
-        m->incl->on_iommu_victim(m, &victim);
+    bool refresh = xlat_tlb_probe(m->tlb, e->pasid, e->vpn << e->page_shift, &old) == XLAT_OK &&
+                   old.vpn == e->vpn && old.page_shift == e->page_shift;
+    int rc = xlat_tlb_insert(m->tlb, &in, &victim);
+    if (rc < 0)
+        return rc; /* refused: nothing changed */
+    if (refresh)
+        gone(m, &old); /* refreshed in place: its source may change */
+    if (m->incl->on_iommu_in)
+        m->incl->on_iommu_in(m->incl_state, &in, source);
+    if (rc == 1) {
+        gone(m, &victim);
+        if (m->incl->on_iommu_victim)
+            m->incl->on_iommu_victim(m->incl_state, &victim);
     }
+    if (m->tlb2) /* mostly-inclusive between the two levels */
+        xlat_tlb_insert(m->tlb2, e, NULL);
+    return XLAT_OK;
 }
 
 int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
@@ -96,8 +122,8 @@ int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
     xlat_tlb_entry e;
     int removed = 0;
     while (xlat_tlb_probe(m->tlb, pasid, vaddr, &e) == XLAT_OK) {
-        count_out(m, &e);
         xlat_tlb_invalidate(m->tlb, pasid, e.vpn << e.page_shift);
+        gone(m, &e);
         removed++;
     }
     if (m->tlb2 && xlat_tlb_invalidate(m->tlb2, pasid, vaddr) == XLAT_OK)
@@ -105,50 +131,55 @@ int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
     return removed;
 }
 
-/* Is GPU g a better receiver than the best so far? (least-TLB §4.2) */
-static bool better(const struct xlat_iommu *m, uint32_t g, int best)
+/* ---- the services table -------------------------------------------- */
+
+static int sv_tlb_insert(void *iommu, const xlat_tlb_entry *e, uint32_t source)
 {
-    if (best < 0)
-        return true;
-    const uint64_t *count = m->cfg.spill_rx == XLAT_SPILL_OCCUPANCY ? m->occupancy : m->evictions;
-    if (count[g] != count[best])
-        return count[g] < count[best];
-    /* Occupancy ties go to the GPU whose L2 holds fewer valid entries. */
-    return m->cfg.spill_rx == XLAT_SPILL_OCCUPANCY &&
-           xlat_tlb_count(m->l2[g]) < xlat_tlb_count(m->l2[best]);
+    return xlat__iommu_insert(iommu, e, source);
 }
 
-int xlat__spill_receiver(const struct xlat_iommu *m, uint32_t owner)
+static int sv_tlb_remove(void *iommu, uint32_t pasid, uint64_t vaddr)
 {
-    int best = -1;
-    for (uint32_t g = 0; g < m->cfg.gpus; g++) {
-        if (!m->l2[g] || (m->cfg.exclude_owner && g == owner))
-            continue;
-        if (better(m, g, best))
-            best = (int)g;
-    }
-    return best;
+    return xlat__iommu_remove(iommu, pasid, vaddr);
 }
 
-void xlat__iommu_spill(struct xlat_iommu *m, const xlat_tlb_entry *w)
+static const xlat_l2_port *port_of(void *iommu, uint32_t gpu)
 {
-    uint32_t sc = w->flags & IOMMU_SC_MASK;
-    int rx = sc ? xlat__spill_receiver(m, (uint32_t)w->aux) : -1;
-    if (rx < 0)
-        return; /* no credit left, or nowhere to go: the victim is dropped */
-    xlat_tlb_entry guest = *w;
-    guest.flags = (uint16_t)((sc - 1) | IOMMU_SPILLED);
-    guest.aux = 0;
-    m->st.spills++;
-    if (++m->chain > m->st.max_spill_chain)
-        m->st.max_spill_chain = m->chain;
-    xlat__tracker_add(m, (uint32_t)rx, &guest);
-    xlat_tlb_insert(m->l2[rx], &guest, NULL); /* its own victim joins the queue */
+    struct xlat_iommu *m = iommu;
+    return gpu < m->cfg.gpus && m->port[gpu].probe ? &m->port[gpu] : NULL;
 }
 
-void xlat__iommu_back_invalidate(struct xlat_iommu *m, const xlat_tlb_entry *w)
+static bool sv_l2_attached(void *iommu, uint32_t gpu) { return port_of(iommu, gpu) != NULL; }
+
+static int sv_l2_insert(void *iommu, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    for (uint32_t g = 0; g < m->cfg.gpus; g++)
-        if (m->l2[g] && xlat_tlb_invalidate(m->l2[g], w->pasid, w->vpn << w->page_shift) == XLAT_OK)
-            m->st.back_invalidations++;
+    const xlat_l2_port *p = port_of(iommu, gpu);
+    return p ? p->insert(p->insert_user, e) : XLAT_ERR_INVAL;
+}
+
+/* XLAT_OK when the L2 held something there, as xlat_tlb_invalidate(). */
+static int sv_l2_invalidate(void *iommu, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
+{
+    const xlat_l2_port *p = port_of(iommu, gpu);
+    if (!p)
+        return XLAT_ERR_INVAL;
+    int n = p->invalidate(p->invalidate_user, pasid, vaddr, NULL, NULL);
+    return n > 0 ? XLAT_OK : n < 0 ? n : XLAT_ERR_NOT_FOUND;
+}
+
+static size_t sv_l2_count(void *iommu, uint32_t gpu)
+{
+    const xlat_l2_port *p = port_of(iommu, gpu);
+    return p && p->count ? p->count(p->count_user) : 0;
+}
+
+void xlat__iommu_services_init(struct xlat_iommu *m)
+{
+    struct incl_services sv = {
+        .iommu = m, .ctx = m->ctx, .name = m->name, .cfg = &m->cfg, .st = &m->st,
+        .tlb_insert = sv_tlb_insert, .tlb_remove = sv_tlb_remove,
+        .l2_attached = sv_l2_attached, .l2_insert = sv_l2_insert,
+        .l2_invalidate = sv_l2_invalidate, .l2_count = sv_l2_count,
+    };
+    m->services = sv;
 }

@@ -1,0 +1,41 @@
+/* least-TLB's state, shared by its policy, its spills and its tracker. */
+#ifndef XLAT_IOMMU_INCL_LEAST_H
+#define XLAT_IOMMU_INCL_LEAST_H
+
+#include "incl.h"
+
+/* Entry flags least-TLB owns: the spill counter in the low bits, and
+ * whether the entry sits in an L2 as a spilled guest. */
+#define LEAST_SPILLED 0x8000u
+#define LEAST_SC_MASK 0x00FFu
+
+struct least {
+    struct incl_base base;   /* first: the shared steps use it (base.sv) */
+    uint32_t gpus;
+    xlat_cuckoo *tracker[INCL_MAX_GPUS];     /* the Local TLB tracker (§4.1) */
+    uint64_t tracker_shifts[INCL_MAX_GPUS];  /* page sizes each partition holds */
+    uint32_t tracker_sizes[INCL_MAX_GPUS][64]; /* its keys by page shift */
+    uint64_t evictions[INCL_MAX_GPUS]; /* cumulative Eviction Counters (§4.2) */
+    uint64_t occupancy[INCL_MAX_GPUS]; /* IOMMU TLB entries by source GPU */
+    uint32_t chain;                    /* spills behind the L2 insert in progress */
+};
+
+/* The tracker (incl_least_tracker.c). */
+int xlat__tracker_init(struct least *s);
+void xlat__tracker_release(struct least *s);
+void xlat__tracker_add(struct least *s, uint32_t gpu, const xlat_tlb_entry *e);
+void xlat__tracker_del(struct least *s, uint32_t gpu, const xlat_tlb_entry *e);
+/* Lowest GPU other than `except` whose partition holds (pasid, vaddr), or -1. */
+int xlat__tracker_find(const struct least *s, uint32_t pasid, uint64_t vaddr, uint32_t except);
+/* A probe of GPU `gpu` missed: delete every key of (pasid, vaddr) its
+ * partition reports, whatever the page size that answered. */
+void xlat__tracker_forget(struct least *s, uint32_t gpu, uint32_t pasid, uint64_t vaddr);
+void xlat__tracker_reset(struct least *s);
+bool xlat__tracker_holds(const struct least *s, uint32_t gpu, uint32_t pasid, uint64_t vaddr);
+
+/* Spills (incl_least_spill.c): the receiver of an IOMMU victim owned by
+ * `owner`, or -1; spilling `w` there. */
+int xlat__spill_receiver(const struct least *s, uint32_t owner);
+void xlat__least_spill(struct least *s, const xlat_tlb_entry *w);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * L2 ports: the IOMMU reaches every GPU's L2 TLB through an xlat_l2_port
+ * (probe / insert / invalidate, each with its own user), so a host can put
+ * its interconnect or its own L2 in between. The default port wraps an
+ * xlat_tlb: a probe is answered `remote_latency` cycles later from what the
+ * TLB holds then, inserts and invalidations act at once.
+ */
+#include "iommu_internal.h"
+
+/* The TLB is read when the probe arrives, so a change meanwhile is seen. */
+static void probe_arrived(void *arg)
+{
+    struct tlb_probe *p = arg;
+    struct tlb_port *tp = p->tp;
+    xlat_tlb_entry e;
+    bool hit = xlat_tlb_probe(tp->tlb, p->pasid, p->vaddr, &e) == XLAT_OK;
+    xlat_l2_answer_fn answer = p->answer;
+    void *actx = p->actx;
+    xlat__pool_put(&tp->iommu->probes, p); /* free before calling out */
+    answer(actx, hit ? &e : NULL);
+}
+
+static int tlb_probe(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
+                     void *actx)
+{
+    struct tlb_port *tp = user;
+    struct xlat_iommu *m = tp->iommu;
+    struct tlb_probe *p = xlat__pool_get(&m->probes);
+    if (!p)
+        return XLAT_ERR_NOMEM;
+    *p = (struct tlb_probe){.tp = tp, .pasid = pasid, .vaddr = vaddr, .answer = answer,
+                            .actx = actx};
+    int rc = xlat_schedule(m->ctx, m->cfg.remote_latency, probe_arrived, p);
+    if (rc != XLAT_OK)
+        xlat__pool_put(&m->probes, p);
+    return rc;
+}
+
+static int tlb_insert(void *user, const xlat_tlb_entry *e)
+{
+    return xlat_tlb_insert(((struct tlb_port *)user)->tlb, e, NULL);
+}
+
+static int tlb_invalidate(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_gone_fn gone,
+                          void *gctx)
+{
+    xlat_tlb *t = ((struct tlb_port *)user)->tlb;
+    xlat_tlb_entry e;
+    int removed = 0;
+    while (xlat_tlb_probe(t, pasid, vaddr, &e) == XLAT_OK) {
+        xlat_tlb_invalidate(t, pasid, vaddr);
+        if (gone)
+            gone(gctx, &e);
+        removed++;
+    }
+    /* Also when the TLB holds nothing yet: a miss of it may be in flight,
+     * and its fill must not bring the old translation back. */
+    xlat_tlb_invalidate(t, pasid, vaddr);
+    return removed;
+}
+
+static size_t tlb_count(void *user) { return xlat_tlb_count(((struct tlb_port *)user)->tlb); }
+
+void xlat__iommu_tlb_port(struct xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
+{
+    struct tlb_port *tp = &m->tlb_port[gpu];
+    tp->iommu = m;
+    tp->tlb = l2;
+    xlat_l2_port p = {
+        .probe = tlb_probe, .probe_user = tp, .insert = tlb_insert, .insert_user = tp,
+        .invalidate = tlb_invalidate, .invalidate_user = tp, .count = tlb_count,
+        .count_user = tp, .name = xlat_tlb_name(l2),
+    };
+    m->port[gpu] = p;
+}
+
+int xlat__iommu_port_event(const struct xlat_iommu *m, xlat_event_fn fn, void *user)
+{
+    return fn == probe_arrived && ((struct tlb_probe *)user)->tp->iommu == m;
+}
+
+int xlat_iommu_attach_l2_port(xlat_iommu *m, uint32_t gpu, const xlat_l2_port *port)
+{
+    if (!m || !port || gpu >= m->cfg.gpus || !port->probe || !port->insert || !port->invalidate)
+        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2_port: %s",
+                          !m || !port ? "NULL argument"
+                          : gpu >= (m->cfg.gpus) ? "gpu out of range"
+                                                 : "probe, insert and invalidate are required");
+    m->port[gpu] = *port;
+    return XLAT_OK;
+}
+
+int xlat_iommu_l2_port(const xlat_iommu *m, uint32_t gpu, xlat_l2_port *out)
+{
+    if (!m || !out || gpu >= m->cfg.gpus || !m->port[gpu].probe)
+        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_port: %s",
+                          !m || !out ? "NULL argument" : "no L2 attached for that GPU");
+    *out = m->port[gpu];
+    return XLAT_OK;
+}
