@@ -11,6 +11,9 @@
 #define XLAT_IOMMU_INCL_H
 
 #include "internal.h"
+#include "xlat/tlb.h"
+#include "xlat/cuckoo.h"
+#include "xlat/iommu.h"
 
 #define INCL_MAX_GPUS 64
 
