@@ -59,28 +59,57 @@ static void fig10_start(xlat_incl incl)
         lf_preload_l2(&f, g, g + 1);
 }
 
+/* Figure 10 under least-TLB, step by step. */
+static const step fig10_least_steps[] = {
+    {0, 0, "", {"0x1", "0x2", "0x3", "0x4"}, "", {"0x1", "0x2", "0x3", "0x4"}, {0}},
+    {0, 0x5, "WALK", {"0x5", "0x2", "0x3", "0x4"}, "0x1", {"0x5", "0x2", "0x3", "0x4"}, {0}},
+    {1, 0x1, "IOMMU", {"0x5", "0x1", "0x3", "0x4"}, "0x2", {"0x5", "0x1", "0x3", "0x4"}, {0}},
+    {2, 0x1, "REMOTE(1)", {"0x5", "0x1", "0x1", "0x4"}, "0x2 0x3",
+     {"0x5", "0x1", "0x1", "0x4"}, {0}},
+    {3, 0x1, "REMOTE(1)", {"0x5", "0x1", "0x1", "0x1"}, "0x2 0x3 0x4",
+     {"0x5", "0x1", "0x1", "0x1"}, {0}},
+    /* The extract's extra step: 0x2 moves out of the IOMMU, 0x5 moves in. */
+    {0, 0x2, "IOMMU", {"0x2", "0x1", "0x1", "0x1"}, "0x3 0x4 0x5",
+     {"0x2", "0x1", "0x1", "0x1"}, {0}},
+};
+
 START_TEST(figure10_least_tlb)
 {
     fig10_start(XLAT_INCL_LEAST);
-    static const step steps[] = {
-        {0, 0, "", {"0x1", "0x2", "0x3", "0x4"}, "", {"0x1", "0x2", "0x3", "0x4"}, {0}},
-        {0, 0x5, "WALK", {"0x5", "0x2", "0x3", "0x4"}, "0x1", {"0x5", "0x2", "0x3", "0x4"}, {0}},
-        {1, 0x1, "IOMMU", {"0x5", "0x1", "0x3", "0x4"}, "0x2", {"0x5", "0x1", "0x3", "0x4"}, {0}},
-        {2, 0x1, "REMOTE(1)", {"0x5", "0x1", "0x1", "0x4"}, "0x2 0x3",
-         {"0x5", "0x1", "0x1", "0x4"}, {0}},
-        {3, 0x1, "REMOTE(1)", {"0x5", "0x1", "0x1", "0x1"}, "0x2 0x3 0x4",
-         {"0x5", "0x1", "0x1", "0x1"}, {0}},
-        /* The extract's extra step: 0x2 moves out of the IOMMU, 0x5 moves in. */
-        {0, 0x2, "IOMMU", {"0x2", "0x1", "0x1", "0x1"}, "0x3 0x4 0x5",
-         {"0x2", "0x1", "0x1", "0x1"}, {0}},
-    };
-    run_steps(steps, 6);
+    run_steps(fig10_least_steps, 6);
     xlat_iommu_stats st;
     xlat_iommu_stats_get(f.iommu, &st);
     ck_assert_uint_eq(st.walk_answers, 1);
     ck_assert_uint_eq(st.tlb_hits, 2);
     ck_assert_uint_eq(st.remote_hits, 2);
     ck_assert_uint_eq(st.late_discarded, 2); /* the walks the remote hits beat */
+}
+END_TEST
+
+static int host_victims;
+static void host_heard(void *user, xlat_tlb *tlb, const xlat_tlb_entry *victim)
+{
+    (void)tlb;
+    (void)victim;
+    (*(int *)user)++;
+}
+
+/* The host sets its own eviction hook on every L2 after the IOMMU was
+ * attached, and adds and removes a listener: least-TLB still hears every
+ * victim (Figure 10 unchanged), and so does the host. */
+START_TEST(figure10_with_host_eviction_hooks)
+{
+    fig10_start(XLAT_INCL_LEAST);
+    int other = 0;
+    host_victims = 0;
+    for (uint32_t g = 0; g < LF_GPUS; g++) {
+        xlat_tlb_set_evict_fn(f.l2[g], host_heard, &host_victims);
+        ck_assert_int_eq(xlat_tlb_evict_listen(f.l2[g], host_heard, &other), XLAT_OK);
+        ck_assert_int_eq(xlat_tlb_evict_unlisten(f.l2[g], host_heard, &other), XLAT_OK);
+    }
+    run_steps(fig10_least_steps, 6);
+    ck_assert_int_eq(host_victims, 5); /* one victim per step after the first */
+    ck_assert_int_eq(other, 0);
 }
 END_TEST
 
@@ -468,6 +497,7 @@ Suite *least_tlb_suite(void)
     TCase *tc = test_case(s, "walkthroughs");
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, figure10_least_tlb);
+    tcase_add_test(tc, figure10_with_host_eviction_hooks);
     tcase_add_test(tc, figure10_baseline);
     tcase_add_test(tc, figure13_least_tlb_cumulative);
     tcase_add_test(tc, figure13_least_tlb_occupancy);

@@ -169,10 +169,14 @@ XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
  * @brief Attach GPU `gpu`'s L2 TLB: its victims, remote probes and spills,
  *        through the default ::xlat_l2_port over the TLB (probes answered
  *        `remote_latency` cycles later, inserts and invalidations at once).
- *        The IOMMU takes over the TLB's eviction callback (a callback set
- *        before is still called, first).
+ *        The IOMMU hears of the TLB's victims as one of its eviction
+ *        listeners (xlat_tlb_evict_listen()): the TLB's eviction slot and
+ *        any other listener stay the host's, and neither disconnects the
+ *        IOMMU. Attaching another TLB for the same GPU stops listening to
+ *        the first. May allocate (the listener list).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, or gpu out of range
+ * @retval XLAT_ERR_NOMEM the TLB's listener list could not grow; nothing changed
  */
 XLAT_API int xlat_iommu_attach_l2(xlat_iommu *iommu, uint32_t gpu, xlat_tlb *l2);
 

@@ -145,7 +145,7 @@ static void iommu_free(struct xlat_iommu *m)
     xlat__cancel_events(m->ctx, owned_event, m);
     for (uint32_t g = 0; g < IOMMU_MAX_GPUS; g++)
         if (m->l2[g])
-            xlat_tlb_set_evict_fn(m->l2[g], m->l2_prev_fn[g], m->l2_prev_user[g]);
+            xlat_tlb_evict_unlisten(m->l2[g], xlat__iommu_l2_evicted, m);
     xlat_walker_destroy(m->walker);
     xlat_tlb_destroy(m->tlb);
     xlat_tlb_destroy(m->tlb2);
@@ -199,12 +199,14 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
     if (!m || !l2 || gpu >= m->cfg.gpus)
         return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2: %s",
                           !m ? "NULL iommu" : !l2 ? "NULL tlb" : "gpu out of range");
-    if (m->l2[gpu]) /* give the TLB attached before its callback back */
-        xlat_tlb_set_evict_fn(m->l2[gpu], m->l2_prev_fn[gpu], m->l2_prev_user[gpu]);
+    /* The IOMMU hears of the L2's victims as one listener among any the
+     * host adds: neither disconnects the other. */
+    if (xlat_tlb_evict_listen(l2, xlat__iommu_l2_evicted, m) != XLAT_OK)
+        return xlat__fail(m->ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->name);
+    if (m->l2[gpu])
+        xlat_tlb_evict_unlisten(m->l2[gpu], xlat__iommu_l2_evicted, m);
     m->l2[gpu] = l2;
     xlat__iommu_tlb_port(m, gpu, l2);
-    xlat__tlb_evict_fn_get(l2, &m->l2_prev_fn[gpu], &m->l2_prev_user[gpu]);
-    xlat_tlb_set_evict_fn(l2, xlat__iommu_l2_evicted, m);
     return XLAT_OK;
 }
 

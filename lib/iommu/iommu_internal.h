@@ -10,7 +10,6 @@
 #include "xlat/cuckoo.h"
 #include "xlat/walker.h"
 #include "xlat/iommu.h"
-#include "../tlb/tlb_port.h"
 #include "pool.h"
 #include "waitq.h"
 
@@ -68,8 +67,6 @@ struct xlat_iommu {
     struct tlb_port tlb_port[IOMMU_MAX_GPUS]; /* the default ports' user */
     struct xlat_pool probes;            /* default ports' probes on their way */
     xlat_tlb *l2[IOMMU_MAX_GPUS];       /* TLBs attached by xlat_iommu_attach_l2() */
-    xlat_tlb_evict_fn l2_prev_fn[IOMMU_MAX_GPUS];
-    void *l2_prev_user[IOMMU_MAX_GPUS];
     struct xlat_pool reqs;
     uint32_t in_service;                /* requests not answered yet */
     struct iommu_req *wq_head, *wq_tail; /* walks not handed to the walkers yet */

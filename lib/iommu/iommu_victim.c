@@ -60,8 +60,6 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
     int gpu = gpu_of(m, l2);
     if (gpu < 0)
         return;
-    if (m->l2_prev_fn[gpu])
-        m->l2_prev_fn[gpu](m->l2_prev_user[gpu], l2, victim);
     xlat__iommu_victim_push(m, (uint32_t)gpu, victim);
 }
 

@@ -5,7 +5,6 @@
 
 #include "internal.h"
 #include "xlat/tlb.h"
-#include "tlb_port.h"
 #include "pool.h"
 
 /* One way: 32 bytes; page_shift 0 marks an invalid way. */

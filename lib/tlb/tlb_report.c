@@ -66,9 +66,3 @@ void xlat_tlb_stats_reset(xlat_tlb *t)
     if (t)
         memset(&t->stats, 0, sizeof(t->stats));
 }
-
-void xlat__tlb_evict_fn_get(const xlat_tlb *t, xlat_tlb_evict_fn *fn, void **user)
-{
-    *fn = t->evict_fn;
-    *user = t->evict_user;
-}
