@@ -318,6 +318,89 @@ START_TEST(iommu_inside_and_later)
 }
 END_TEST
 
+/* ---- a whole system: the host is the IOMMU's memory and page-request
+ * handler, behind L1s, L2s, probing-ring stops and links ---- */
+
+static int system_send(host *h, xlat_system *sys, uint64_t id, uint32_t gpu, uint64_t vaddr)
+{
+    xlat_req req = {.id = id, .vaddr = vaddr, .pasid = 1, .gpu = (uint16_t)gpu};
+    h->in_call = 1;
+    int rc = xlat_system_translate(sys, &req, host_done, h);
+    h->in_call = 0;
+    return rc;
+}
+
+static void run_system(int later, xlat_incl incl, bool ring, outcome *o)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(ctx, &mem, &pt);
+    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40000000, 0x500, 12, RWU), XLAT_OK);
+    host h;
+    host_init(&h, ctx, later);
+    xlat_system_config c;
+    xlat_system_config_init(&c);
+    c.gpus = 2;
+    c.cus = 2;
+    c.gpu_iommu_latency = 5;
+    c.probe_ring = ring;
+    c.probe_latency = 3;
+    c.iommu.inclusion = incl;
+    c.iommu.tlb_latency = 10;
+    c.iommu.remote_latency = 7;
+    c.iommu.walk.pt = pt;
+    c.iommu.walk.walkers = 1;
+    host_memory_config(&h, &c.iommu.walk);
+    host_iommu_config(&h, &c.iommu);
+    xlat_system *sys;
+    ck_assert_int_eq(xlat_system_create(ctx, &c, &sys), XLAT_OK);
+    h.walker = xlat_iommu_walker(xlat_system_iommu(sys));
+    ck_assert_int_eq(system_send(&h, sys, 0, 0, 0x40000000), XLAT_OK); /* walk */
+    ck_assert_int_eq(system_send(&h, sys, 1, 1, 0x40002000), XLAT_OK); /* page request */
+    ck_assert_int_eq(host_answered(&h), 0);
+    host_run(&h, 2, 10000);
+    ck_assert_int_eq(system_send(&h, sys, 2, 1, 0x40000010), XLAT_OK); /* in GPU 0's L2 */
+    host_run(&h, 3, 10000);
+    keep(&h, o);
+    xlat_system_destroy(sys);
+    xlat_pagetable_destroy(pt);
+    xlat_physmem_destroy(mem);
+    xlat_ctx_destroy(ctx);
+}
+
+START_TEST(system_inside_and_later)
+{
+    static const struct { xlat_incl incl; bool ring; } shapes[] = {
+        {XLAT_INCL_MOSTLY, false}, {XLAT_INCL_LEAST, false}, {XLAT_INCL_MOSTLY, true}};
+    /* Inside: L1 1 + L2 10 + link 5 + IOMMU lookup 10 + a walk that costs
+     * nothing + link 5 = 31 (34 with the ring's 3-cycle probe first); the
+     * page request is answered at once. Request 2 (sent when 0 and 1 are
+     * answered) hits the IOMMU TLB under mostly-inclusive (+31), walks again
+     * under least-TLB (its probe of GPU 0's L2 takes 7, the walk nothing),
+     * and is a ring hit in GPU 0's L2 with the ring (+14). Later: each of
+     * the 4 reads of a walk waits a cycle; request 1 waits for the walker
+     * until 30, faults at 34, is answered at 35, re-reads its leaf (36):
+     * +10; under least-TLB request 2 walks (4 reads) before the probe's 7. */
+    static const uint64_t want[3][3] = {{31, 31, 62}, {31, 31, 62}, {34, 34, 48}};
+    static const uint64_t want_later[3][3] = {{35, 41, 72}, {35, 41, 76}, {38, 44, 58}};
+    for (size_t k = 0; k < 3; k++) {
+        outcome in, later;
+        run_system(0, shapes[k].incl, shapes[k].ring, &in);
+        run_system(1, shapes[k].incl, shapes[k].ring, &later);
+        ck_assert_uint_eq(in.paddr[0], 0x500ull << 12);
+        ck_assert_uint_eq(in.paddr[1], 0x9000ull << 12);
+        ck_assert_uint_eq(in.paddr[2], (0x500ull << 12) + 0x10);
+        for (int i = 0; i < 3; i++) {
+            ck_assert_int_eq(in.status[i], XLAT_OK);
+            ck_assert_int_eq(later.status[i], XLAT_OK);
+            ck_assert_uint_eq(in.completed[i], want[k][i]);
+            ck_assert_uint_eq(later.completed[i], want_later[k][i]);
+        }
+    }
+}
+END_TEST
+
 Suite *composition_suite(void)
 {
     Suite *s = suite_create("composition");
@@ -327,5 +410,6 @@ Suite *composition_suite(void)
     tcase_add_test(tc, tlb_inside_and_later);
     tcase_add_test(tc, walker_inside_and_later);
     tcase_add_test(tc, iommu_inside_and_later);
+    tcase_add_test(tc, system_inside_and_later);
     return s;
 }
