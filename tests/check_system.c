@@ -207,7 +207,10 @@ START_TEST(builder_errors)
     sc.cus = 2;
     sc.l1.ways = 3;
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
-    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "gpu0.cu0.l1"));
+    /* The builder wraps the TLB's own message (it once formatted the
+     * message from the buffer it was writing, and repeated its prefix). */
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx),
+                     "system: gpu0.cu0.l1: tlb gpu0.cu0.l1: ways (3) must divide entries (16)");
     ck_assert_ptr_null(s);
     sc.l1.ways = 16;
     ck_assert_int_eq(xlat_system_create(NULL, &sc, &s), XLAT_ERR_INVAL);

@@ -498,6 +498,9 @@ int xlat_gmmu_translate(xlat_gmmu *g, const xlat_req *req, xlat_done_fn done, vo
     if (!g || !req || !done)
         return xlat__fail(g ? g->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_gmmu_translate: NULL %s",
                           !g ? "gmmu" : !req ? "req" : "done");
+    int rc = xlat__req_check(g->u.ctx, req, "xlat_gmmu_translate");
+    if (rc != XLAT_OK)
+        return rc;
     /* Admission: a record for every request in flight, from a pool sized
      * at create, so that nothing later can fail for want of one. */
     struct gmmu_req *r = xlat__unit_req_get(&g->u);
