@@ -42,30 +42,56 @@ static void same_outcomes(const outcome *in, const outcome *later, const int *sh
     }
 }
 
+/* A context, the host, and a page table mapping page 0x40000000 of PASID 1
+ * to frame 0x500, for the units that walk. */
+typedef struct world {
+    xlat_ctx *ctx;
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    host h;
+} world;
+
+static const uint32_t RWU = XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_U;
+
+static void world_open(world *w, int later)
+{
+    w->ctx = test_ctx(1, NULL);
+    test_table(w->ctx, &w->mem, &w->pt);
+    ck_assert_int_eq(xlat_pagetable_map(w->pt, 1, 0x40000000, 0x500, 12, RWU), XLAT_OK);
+    host_init(&w->h, w->ctx, later);
+}
+
+/* Records the outcome and tears the world down (its units destroyed first). */
+static void world_close(world *w, outcome *o)
+{
+    keep(&w->h, o);
+    xlat_pagetable_destroy(w->pt);
+    xlat_physmem_destroy(w->mem);
+    xlat_ctx_destroy(w->ctx);
+}
+
 /* ---- fixed responder: no call-outs; answers only from tick ---- */
 
 static void run_fixed(uint32_t latency, outcome *o)
 {
-    xlat_ctx *ctx = test_ctx(1, NULL);
-    host h;
-    host_init(&h, ctx, 0);
+    world w;
+    world_open(&w, 0);
     xlat_fixed_config c;
     xlat_fixed_config_init(&c);
     c.latency = latency;
     c.max_outstanding = 2;
     xlat_fixed *f;
-    ck_assert_int_eq(xlat_fixed_create(ctx, &c, &f), XLAT_OK);
+    ck_assert_int_eq(xlat_fixed_create(w.ctx, &c, &f), XLAT_OK);
     xlat_target t = xlat_fixed_target(f);
-    ck_assert_int_eq(host_send(&h, &t, 0, 0 * PAGE, 1), XLAT_OK);
-    ck_assert_int_eq(host_send(&h, &t, 1, 5 * PAGE, 1), XLAT_OK);
-    ck_assert_int_eq(host_send(&h, &t, 2, 6 * PAGE, 1), XLAT_ERR_AGAIN);
-    ck_assert_int_eq(host_answered(&h), 0); /* nothing answered inside the calls */
-    host_run(&h, 2, 100);
-    ck_assert_int_eq(host_send(&h, &t, 2, 6 * PAGE, 1), XLAT_OK);
-    host_run(&h, 3, 100);
-    keep(&h, o);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 0 * PAGE, 1), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 1, 5 * PAGE, 1), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 6 * PAGE, 1), XLAT_ERR_AGAIN);
+    ck_assert_int_eq(host_answered(&w.h), 0); /* nothing answered inside the calls */
+    host_run(&w.h, 2, 100);
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 6 * PAGE, 1), XLAT_OK);
+    host_run(&w.h, 3, 100);
     xlat_fixed_destroy(f);
-    xlat_ctx_destroy(ctx);
+    world_close(&w, o);
 }
 
 START_TEST(fixed_answers_from_tick)
@@ -88,25 +114,23 @@ END_TEST
 
 static void run_link(int later, outcome *o)
 {
-    xlat_ctx *ctx = test_ctx(1, NULL);
-    host h;
-    host_init(&h, ctx, later);
+    world w;
+    world_open(&w, later);
     xlat_link_config c;
     xlat_link_config_init(&c);
     c.latency = 3;
     c.latency_back = 2;
     xlat_link *l;
-    ck_assert_int_eq(xlat_link_create(ctx, &c, &l), XLAT_OK);
-    xlat_target far = host_target(&h), t = xlat_link_target(l);
+    ck_assert_int_eq(xlat_link_create(w.ctx, &c, &l), XLAT_OK);
+    xlat_target far = host_target(&w.h), t = xlat_link_target(l);
     ck_assert_int_eq(xlat_link_set_next(l, &far), XLAT_OK);
-    ck_assert_int_eq(host_send(&h, &t, 0, 1 * PAGE, 1), XLAT_OK);
-    ck_assert_int_eq(host_send(&h, &t, 1, 2 * PAGE + 8, 1), XLAT_OK);
-    xlat_tick(ctx);
-    ck_assert_int_eq(host_send(&h, &t, 2, 3 * PAGE, 1), XLAT_OK);
-    host_run(&h, 3, 100);
-    keep(&h, o);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 1 * PAGE, 1), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 1, 2 * PAGE + 8, 1), XLAT_OK);
+    xlat_tick(w.ctx);
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 3 * PAGE, 1), XLAT_OK);
+    host_run(&w.h, 3, 100);
     xlat_link_destroy(l);
-    xlat_ctx_destroy(ctx);
+    world_close(&w, o);
 }
 
 START_TEST(link_inside_and_later)
@@ -127,9 +151,8 @@ END_TEST
 
 static void run_tlb(int later, outcome *o)
 {
-    xlat_ctx *ctx = test_ctx(1, NULL);
-    host h;
-    host_init(&h, ctx, later);
+    world w;
+    world_open(&w, later);
     xlat_tlb_config c;
     xlat_tlb_config_init(&c);
     c.entries = 8;
@@ -138,22 +161,21 @@ static void run_tlb(int later, outcome *o)
     c.mshrs = 2;
     c.ports = 4;
     xlat_tlb *tlb;
-    ck_assert_int_eq(xlat_tlb_create(ctx, &c, &tlb), XLAT_OK);
-    xlat_target next = host_target(&h), t = xlat_tlb_target(tlb);
+    ck_assert_int_eq(xlat_tlb_create(w.ctx, &c, &tlb), XLAT_OK);
+    xlat_target next = host_target(&w.h), t = xlat_tlb_target(tlb);
     ck_assert_int_eq(xlat_tlb_set_next(tlb, &next), XLAT_OK);
-    ck_assert_int_eq(host_send(&h, &t, 0, 0 * PAGE, 1), XLAT_OK);     /* miss */
-    ck_assert_int_eq(host_send(&h, &t, 1, 1 * PAGE, 1), XLAT_OK);     /* miss */
-    ck_assert_int_eq(host_send(&h, &t, 2, 0 * PAGE + 64, 1), XLAT_OK); /* joins 0 */
-    ck_assert_int_eq(host_send(&h, &t, 3, 2 * PAGE, 1), XLAT_ERR_AGAIN); /* no MSHR */
-    host_run(&h, 3, 100);
-    uint64_t t0 = xlat_now(ctx);
-    ck_assert_int_eq(host_send(&h, &t, 3, 0 * PAGE + 128, 1), XLAT_OK); /* hit */
-    ck_assert_int_eq(host_send(&h, &t, 4, 2 * PAGE, 1), XLAT_OK);       /* miss */
-    host_run(&h, 5, 100);
-    keep(&h, o);
-    ck_assert_uint_eq(o->completed[3], t0 + 2);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 0 * PAGE, 1), XLAT_OK);     /* miss */
+    ck_assert_int_eq(host_send(&w.h, &t, 1, 1 * PAGE, 1), XLAT_OK);     /* miss */
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 0 * PAGE + 64, 1), XLAT_OK); /* joins 0 */
+    ck_assert_int_eq(host_send(&w.h, &t, 3, 2 * PAGE, 1), XLAT_ERR_AGAIN); /* no MSHR */
+    host_run(&w.h, 3, 100);
+    uint64_t t0 = xlat_now(w.ctx);
+    ck_assert_int_eq(host_send(&w.h, &t, 3, 0 * PAGE + 128, 1), XLAT_OK); /* hit */
+    ck_assert_int_eq(host_send(&w.h, &t, 4, 2 * PAGE, 1), XLAT_OK);       /* miss */
+    host_run(&w.h, 5, 100);
+    ck_assert_uint_eq(w.h.completed[3], t0 + 2);
     xlat_tlb_destroy(tlb);
-    xlat_ctx_destroy(ctx);
+    world_close(&w, o);
 }
 
 START_TEST(tlb_inside_and_later)
@@ -177,39 +199,29 @@ END_TEST
 
 /* ---- walker pool: the host is its memory and its fault handler ---- */
 
-static const uint32_t RWU = XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_U;
-
 static void run_walker(int later, outcome *o, uint64_t *callouts)
 {
-    xlat_ctx *ctx = test_ctx(1, NULL);
-    xlat_physmem *mem;
-    xlat_pagetable *pt;
-    test_table(ctx, &mem, &pt);
-    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40000000, 0x500, 12, RWU), XLAT_OK);
-    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40001000, 0x501, 12, RWU), XLAT_OK);
-    host h;
-    host_init(&h, ctx, later);
+    world w;
+    world_open(&w, later);
+    ck_assert_int_eq(xlat_pagetable_map(w.pt, 1, 0x40001000, 0x501, 12, RWU), XLAT_OK);
     xlat_walker_config c;
     xlat_walker_config_init(&c);
-    c.pt = pt;
+    c.pt = w.pt;
     c.walkers = 2;
-    host_walker_config(&h, &c);
-    xlat_walker *w;
-    ck_assert_int_eq(xlat_walker_create(ctx, &c, &w), XLAT_OK);
-    h.walker = w;
-    xlat_target t = xlat_walker_target(w);
-    ck_assert_int_eq(host_send(&h, &t, 0, 0x40000000, 1), XLAT_OK);  /* 4 reads */
-    ck_assert_int_eq(host_send(&h, &t, 1, 0x40001010, 1), XLAT_OK);  /* 4 reads */
-    ck_assert_int_eq(host_send(&h, &t, 2, 0x40002000, 1), XLAT_OK);  /* faults, mapped */
-    ck_assert_int_eq(host_send(&h, &t, 3, 0x40000000, 7), XLAT_OK);  /* no table */
-    ck_assert_int_eq(host_answered(&h), 0);
-    host_run(&h, 4, 1000);
-    keep(&h, o);
-    *callouts = h.callouts;
-    xlat_walker_destroy(w);
-    xlat_pagetable_destroy(pt);
-    xlat_physmem_destroy(mem);
-    xlat_ctx_destroy(ctx);
+    host_walker_config(&w.h, &c);
+    xlat_walker *pool;
+    ck_assert_int_eq(xlat_walker_create(w.ctx, &c, &pool), XLAT_OK);
+    w.h.walker = pool;
+    xlat_target t = xlat_walker_target(pool);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 0x40000000, 1), XLAT_OK);  /* 4 reads */
+    ck_assert_int_eq(host_send(&w.h, &t, 1, 0x40001010, 1), XLAT_OK);  /* 4 reads */
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 0x40002000, 1), XLAT_OK);  /* faults, mapped */
+    ck_assert_int_eq(host_send(&w.h, &t, 3, 0x40000000, 7), XLAT_OK);  /* no table */
+    ck_assert_int_eq(host_answered(&w.h), 0);
+    host_run(&w.h, 4, 1000);
+    *callouts = w.h.callouts;
+    xlat_walker_destroy(pool);
+    world_close(&w, o);
 }
 
 START_TEST(walker_inside_and_later)
@@ -246,13 +258,8 @@ END_TEST
 
 static void run_iommu(int later, xlat_incl incl, outcome *o)
 {
-    xlat_ctx *ctx = test_ctx(1, NULL);
-    xlat_physmem *mem;
-    xlat_pagetable *pt;
-    test_table(ctx, &mem, &pt);
-    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40000000, 0x500, 12, RWU), XLAT_OK);
-    host h;
-    host_init(&h, ctx, later);
+    world w;
+    world_open(&w, later);
     xlat_iommu_config c;
     xlat_iommu_config_init(&c);
     c.gpus = 2;
@@ -261,27 +268,24 @@ static void run_iommu(int later, xlat_incl incl, outcome *o)
     c.tlb_ways = 4;
     c.tlb_latency = 10;
     c.inclusion = incl;
-    c.walk.pt = pt;
+    c.walk.pt = w.pt;
     c.walk.walkers = 1;
-    host_memory_config(&h, &c.walk);
-    host_iommu_config(&h, &c);
+    host_memory_config(&w.h, &c.walk);
+    host_iommu_config(&w.h, &c);
     xlat_iommu *m;
-    ck_assert_int_eq(xlat_iommu_create(ctx, &c, &m), XLAT_OK);
-    h.walker = xlat_iommu_walker(m);
+    ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &m), XLAT_OK);
+    w.h.walker = xlat_iommu_walker(m);
     xlat_target t = xlat_iommu_target(m);
-    ck_assert_int_eq(host_send(&h, &t, 0, 0x40000000, 1), XLAT_OK); /* walk */
-    ck_assert_int_eq(host_send(&h, &t, 1, 0x40003000, 1), XLAT_OK); /* page request */
-    ck_assert_int_eq(host_send(&h, &t, 2, 0x40000000, 1), XLAT_ERR_AGAIN); /* buffer full */
-    ck_assert_int_eq(host_answered(&h), 0);
-    host_run(&h, 2, 10000);
-    ck_assert_int_eq(host_send(&h, &t, 2, 0x40000008, 1), XLAT_OK); /* IOMMU TLB hit */
-    ck_assert_int_eq(host_send(&h, &t, 3, 0x40000000, 9), XLAT_OK); /* no table: mapped */
-    host_run(&h, 4, 10000);
-    keep(&h, o);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 0x40000000, 1), XLAT_OK); /* walk */
+    ck_assert_int_eq(host_send(&w.h, &t, 1, 0x40003000, 1), XLAT_OK); /* page request */
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 0x40000000, 1), XLAT_ERR_AGAIN); /* buffer full */
+    ck_assert_int_eq(host_answered(&w.h), 0);
+    host_run(&w.h, 2, 10000);
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 0x40000008, 1), XLAT_OK); /* IOMMU TLB hit */
+    ck_assert_int_eq(host_send(&w.h, &t, 3, 0x40000000, 9), XLAT_OK); /* no table: mapped */
+    host_run(&w.h, 4, 10000);
     xlat_iommu_destroy(m);
-    xlat_pagetable_destroy(pt);
-    xlat_physmem_destroy(mem);
-    xlat_ctx_destroy(ctx);
+    world_close(&w, o);
 }
 
 START_TEST(iommu_inside_and_later)
@@ -332,13 +336,8 @@ static int system_send(host *h, xlat_system *sys, uint64_t id, uint32_t gpu, uin
 
 static void run_system(int later, xlat_incl incl, bool ring, outcome *o)
 {
-    xlat_ctx *ctx = test_ctx(1, NULL);
-    xlat_physmem *mem;
-    xlat_pagetable *pt;
-    test_table(ctx, &mem, &pt);
-    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x40000000, 0x500, 12, RWU), XLAT_OK);
-    host h;
-    host_init(&h, ctx, later);
+    world w;
+    world_open(&w, later);
     xlat_system_config c;
     xlat_system_config_init(&c);
     c.gpus = 2;
@@ -349,24 +348,21 @@ static void run_system(int later, xlat_incl incl, bool ring, outcome *o)
     c.iommu.inclusion = incl;
     c.iommu.tlb_latency = 10;
     c.iommu.remote_latency = 7;
-    c.iommu.walk.pt = pt;
+    c.iommu.walk.pt = w.pt;
     c.iommu.walk.walkers = 1;
-    host_memory_config(&h, &c.iommu.walk);
-    host_iommu_config(&h, &c.iommu);
+    host_memory_config(&w.h, &c.iommu.walk);
+    host_iommu_config(&w.h, &c.iommu);
     xlat_system *sys;
-    ck_assert_int_eq(xlat_system_create(ctx, &c, &sys), XLAT_OK);
-    h.walker = xlat_iommu_walker(xlat_system_iommu(sys));
-    ck_assert_int_eq(system_send(&h, sys, 0, 0, 0x40000000), XLAT_OK); /* walk */
-    ck_assert_int_eq(system_send(&h, sys, 1, 1, 0x40002000), XLAT_OK); /* page request */
-    ck_assert_int_eq(host_answered(&h), 0);
-    host_run(&h, 2, 10000);
-    ck_assert_int_eq(system_send(&h, sys, 2, 1, 0x40000010), XLAT_OK); /* in GPU 0's L2 */
-    host_run(&h, 3, 10000);
-    keep(&h, o);
+    ck_assert_int_eq(xlat_system_create(w.ctx, &c, &sys), XLAT_OK);
+    w.h.walker = xlat_iommu_walker(xlat_system_iommu(sys));
+    ck_assert_int_eq(system_send(&w.h, sys, 0, 0, 0x40000000), XLAT_OK); /* walk */
+    ck_assert_int_eq(system_send(&w.h, sys, 1, 1, 0x40002000), XLAT_OK); /* page request */
+    ck_assert_int_eq(host_answered(&w.h), 0);
+    host_run(&w.h, 2, 10000);
+    ck_assert_int_eq(system_send(&w.h, sys, 2, 1, 0x40000010), XLAT_OK); /* in GPU 0's L2 */
+    host_run(&w.h, 3, 10000);
     xlat_system_destroy(sys);
-    xlat_pagetable_destroy(pt);
-    xlat_physmem_destroy(mem);
-    xlat_ctx_destroy(ctx);
+    world_close(&w, o);
 }
 
 START_TEST(system_inside_and_later)
