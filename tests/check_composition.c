@@ -397,6 +397,56 @@ START_TEST(system_inside_and_later)
 }
 END_TEST
 
+/* ---- GMMU (distributed): the host is its walker's memory and its IOMMU
+ * path ---- */
+
+static void run_gmmu(int later, outcome *o)
+{
+    world w;
+    world_open(&w, later);
+    xlat_walker_config wc;
+    xlat_walker_config_init(&wc);
+    wc.pt = w.pt;
+    wc.walkers = 1;
+    host_memory_config(&w.h, &wc);
+    xlat_walker *pool;
+    ck_assert_int_eq(xlat_walker_create(w.ctx, &wc, &pool), XLAT_OK);
+    w.h.walker = pool;
+    xlat_gmmu_config c;
+    xlat_gmmu_config_init(&c);
+    c.mode = XLAT_GMMU_DISTRIBUTED;
+    c.walker = pool;
+    xlat_gmmu *g;
+    ck_assert_int_eq(xlat_gmmu_create(w.ctx, &c, &g), XLAT_OK);
+    xlat_target iommu = host_target(&w.h), t = xlat_gmmu_target(g);
+    ck_assert_int_eq(xlat_gmmu_set_iommu(g, &iommu), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 0x40000000, 1), XLAT_OK); /* local walk */
+    ck_assert_int_eq(host_send(&w.h, &t, 1, 0x7000, 1), XLAT_OK);     /* local miss: IOMMU */
+    ck_assert_int_eq(host_answered(&w.h), 0);
+    host_run(&w.h, 2, 1000);
+    xlat_gmmu_destroy(g);
+    xlat_walker_destroy(pool);
+    world_close(&w, o);
+}
+
+START_TEST(gmmu_inside_and_later)
+{
+    outcome in, later;
+    run_gmmu(0, &in);
+    run_gmmu(1, &later);
+    ck_assert_uint_eq(in.paddr[0], 0x500ull << 12);
+    ck_assert_uint_eq(in.paddr[1], 0x107ull << 12); /* the host's map */
+    /* Inside, nothing costs a cycle. Later: 4 reads for request 0; request
+     * 1 walks after it (the one walker), misses after 2 reads (0x7000 shares
+     * the level-4 entry of 0x40000000, its level-3 entry is not present),
+     * then asks the host path: 4 + 2 + 1. */
+    ck_assert_uint_eq(in.completed[0], 0);
+    ck_assert_uint_eq(in.completed[1], 0);
+    ck_assert_uint_eq(later.completed[0], 4);
+    ck_assert_uint_eq(later.completed[1], 7);
+}
+END_TEST
+
 Suite *composition_suite(void)
 {
     Suite *s = suite_create("composition");
@@ -406,6 +456,7 @@ Suite *composition_suite(void)
     tcase_add_test(tc, tlb_inside_and_later);
     tcase_add_test(tc, walker_inside_and_later);
     tcase_add_test(tc, iommu_inside_and_later);
+    tcase_add_test(tc, gmmu_inside_and_later);
     tcase_add_test(tc, system_inside_and_later);
     return s;
 }
