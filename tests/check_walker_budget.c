@@ -6,7 +6,7 @@
  * every scheduler and whether the host's memory answers after a fixed
  * latency, inside mem_read, or some cycles later.
  */
-#include "testutil.h"
+#include "walk_fixture.h"
 /* The context's event pool (lib/core), to leave it no slack beyond what
  * the units reserved: a post beyond the pool's budget then finds no node. */
 #include "internal.h"
@@ -333,11 +333,123 @@ START_TEST(every_scheduler_stays_within_budget)
 }
 END_TEST
 
+/* ---- request records: queue_entries + walkers, admission in translate */
+
+static walk_fixture f;
+static const uint64_t no_pfns[1] = {0};
+static int rc_e = 1, woken_at[4], nwoken;
+
+static void record(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_int_lt(f.ndone, WF_MAX);
+    f.done[f.ndone++] = *r;
+}
+
+static void send_e(void *arg)
+{
+    (void)arg;
+    woken_at[nwoken++] = (int)xlat_now(f.ctx);
+    xlat_req e = {.id = 5, .pasid = 1, .vaddr = 0x4000, .access = XLAT_ACCESS_READ};
+    ck_assert_int_eq(xlat_walker_translate(f.pool, &e, record, NULL), XLAT_OK);
+}
+
+/* A's answer sends D and E while B and C, served by A's line, still hold
+ * their records: D takes the one A released, E is refused although the
+ * buffer is empty, and is woken when B's record is released. */
+static void a_done(void *user, const xlat_resp *r)
+{
+    record(user, r);
+    xlat_req d = {.id = 4, .pasid = 1, .vaddr = 0x3000, .access = XLAT_ACCESS_READ};
+    xlat_req e = {.id = 5, .pasid = 1, .vaddr = 0x4000, .access = XLAT_ACCESS_READ};
+    ck_assert_int_eq(xlat_walker_translate(f.pool, &d, record, NULL), XLAT_OK);
+    rc_e = xlat_walker_translate(f.pool, &e, record, NULL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(f.ctx), "every request record is in use"));
+    xlat_target t = xlat_walker_target(f.pool);
+    ck_assert_int_eq(t.wait(t.unit, send_e, NULL), XLAT_OK);
+}
+
+static void small_pool(uint32_t queue)
+{
+    wf_memory(&f, no_pfns, 0);
+    wf_table(&f);
+    for (uint64_t page = 0; page < 5; page++)
+        ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, page << 12, 0x900 + page, 12, XLAT_PERM_R),
+                         XLAT_OK);
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    c.walkers = 1;
+    c.queue_entries = queue;
+    c.mem_latency = 10;
+    c.coalesce = true;
+    wf_pool(&f, &c);
+}
+
+START_TEST(answers_under_way_hold_their_records)
+{
+    small_pool(2);
+    nwoken = 0;
+    xlat_req a = {.id = 1, .pasid = 1, .vaddr = 0x0, .access = XLAT_ACCESS_READ};
+    ck_assert_int_eq(xlat_walker_translate(f.pool, &a, a_done, NULL), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 2, 0x1000), XLAT_OK); /* held back by A's reads (CL) */
+    ck_assert_int_eq(wf_send(&f, 3, 0x2000), XLAT_OK);
+    wf_run_until(&f, 100);
+    ck_assert_int_eq(rc_e, XLAT_ERR_AGAIN);
+    ck_assert_int_eq(nwoken, 1);
+    ck_assert_int_eq(woken_at[0], 40);
+    static const uint64_t ids[] = {1, 2, 3, 4, 5}, at[] = {40, 40, 40, 80, 80};
+    ck_assert_int_eq(f.ndone, 5);
+    for (int i = 0; i < 5; i++) {
+        ck_assert_uint_eq(f.done[i].id, ids[i]);
+        ck_assert_uint_eq(f.done[i].completed, at[i]);
+        ck_assert_uint_eq(f.done[i].pfn, 0x900 + ids[i] - 1);
+    }
+    xlat_walker_stats st;
+    xlat_walker_stats_get(f.pool, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+    ck_assert_uint_eq(st.walks, 2);
+    ck_assert_uint_eq(st.coalesced, 3);
+    wf_destroy(&f);
+}
+END_TEST
+
+static void woken(void *arg)
+{
+    woken_at[nwoken++] = (int)(intptr_t)arg * 1000 + (int)xlat_now(f.ctx);
+}
+
+/* Two senders wait at once; a third is told to poll (its wake-up would be
+ * beyond the pool's event budget). Both are called back in the cycle the
+ * buffer slot frees, in the order they waited. */
+START_TEST(two_senders_wait_a_third_polls)
+{
+    small_pool(1);
+    nwoken = 0;
+    ck_assert_int_eq(wf_send(&f, 1, 0x0), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 2, 0x1000), XLAT_OK);
+    ck_assert_int_eq(wf_send(&f, 3, 0x2000), XLAT_ERR_AGAIN);
+    xlat_target t = xlat_walker_target(f.pool);
+    ck_assert_int_eq(t.wait(t.unit, woken, (void *)1), XLAT_OK);
+    ck_assert_int_eq(t.wait(t.unit, woken, (void *)2), XLAT_OK);
+    ck_assert_int_eq(t.wait(t.unit, woken, (void *)3), XLAT_ERR_AGAIN);
+    wf_run_until(&f, 100);
+    /* B is served by A's line at 40 and leaves the buffer then. */
+    ck_assert_int_eq(nwoken, 2);
+    ck_assert_int_eq(woken_at[0], 1040);
+    ck_assert_int_eq(woken_at[1], 2040);
+    ck_assert_int_eq(t.wait(t.unit, woken, (void *)3), XLAT_OK); /* records free again */
+    wf_destroy(&f);
+}
+END_TEST
+
 Suite *walker_budget_suite(void)
 {
     Suite *s = suite_create("walker_budget");
     TCase *tc = test_case(s, "budget");
     tcase_add_loop_test(tc, busy_pool_allocates_nothing, 0, 3);
     tcase_add_loop_test(tc, every_scheduler_stays_within_budget, 0, 24);
+    tc = test_case(s, "records");
+    tcase_add_test(tc, answers_under_way_hold_their_records);
+    tcase_add_test(tc, two_senders_wait_a_third_polls);
     return s;
 }
