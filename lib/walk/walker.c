@@ -204,6 +204,12 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
         pool_free(p, ctx);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_walker_create: out of memory");
     }
+    p->cfg.name = c.name ? c.name : "walker"; /* the skeleton's copy replaces it */
+    if ((rc = p->ops->init(p->sched, ctx, &p->cfg)) != XLAT_OK) {
+        pool_free(p, ctx); /* init failed: nothing for fini to release */
+        return rc;
+    }
+    p->sched_ready = true;
     /* Last: the event reservation may grow the context's event pool, which
      * a later failure would not give back. */
     if ((rc = unit_init(p, ctx, &c)) != XLAT_OK) {
@@ -211,11 +217,6 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
         return rc;
     }
     p->cfg.name = p->unit.name;
-    if ((rc = p->ops->init(p->sched, ctx, &p->cfg)) != XLAT_OK) {
-        pool_free(p, ctx); /* init failed: nothing for fini to release */
-        return rc;
-    }
-    p->sched_ready = true;
     *out = p;
     return XLAT_OK;
 }
