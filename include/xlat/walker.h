@@ -305,7 +305,10 @@ typedef struct xlat_walker_tenant_stats {
 XLAT_API void xlat_walker_config_init(xlat_walker_config *cfg);
 
 /**
- * @brief Create a walker pool on `ctx`.
+ * @brief Create a walker pool on `ctx`. Everything the pool needs while it
+ *        runs is taken here: queue_entries + walkers request records and
+ *        the events it can have pending at once (walkers + 3), so nothing
+ *        inside xlat_tick() / xlat_advance() allocates or fails.
  * @param ctx the context.
  * @param cfg the configuration (copied).
  * @param out receives the handle.
@@ -328,7 +331,12 @@ XLAT_API void xlat_walker_destroy(xlat_walker *pool);
  * @brief Accept a translation request at the current cycle.
  * @retval XLAT_OK accepted; `done` is called exactly once
  * @retval XLAT_ERR_AGAIN the buffer (or, for per-walker schedulers, every
- *         queue the request may use) is full; nothing was taken
+ *         queue the request may use) is full, or every one of the pool's
+ *         queue_entries + walkers request records is held (answers under
+ *         way hold theirs until `done` returns); nothing was taken. The
+ *         pool's ::xlat_target `wait` hook calls the sender back when room
+ *         frees (at most two senders wait at once; a third is told
+ *         ::XLAT_ERR_AGAIN and polls).
  * @retval XLAT_ERR_INVAL NULL `pool`, `req` or `done`
  */
 XLAT_API int xlat_walker_translate(xlat_walker *pool, const xlat_req *req, xlat_done_fn done,

@@ -23,7 +23,7 @@ static bool deeper(uint32_t level, const struct walk_req *r)
 bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r)
 {
     for (uint32_t w = 0; w < p->cfg.walkers; w++) {
-        const struct walk_unit *u = &p->unit[w];
+        const struct walker *u = &p->walker[w];
         /* A walk without a table (node UINT64_MAX) reads nothing it could share. */
         if (!u->r || u->faulted || u->node_pfn == UINT64_MAX || u->r->req.pasid != r->req.pasid ||
             !deeper(u->level, r))
@@ -76,7 +76,7 @@ static enum line_use advance(struct xlat_walker *p, struct walk_req *r, uint32_t
 /* An upper-level entry a neighbour obtained from the line fills the PWC
  * (seed-002 note §A.3), unless it is the walker's own entry, which the
  * walker fills itself. */
-static void fill_pwc(struct xlat_walker *p, const struct walk_unit *u, const struct walk_req *r,
+static void fill_pwc(struct xlat_walker *p, const struct walker *u, const struct walk_req *r,
                      uint64_t entry_paddr)
 {
     if (p->cfg.pwc && p->cfg.coalesce_fill_pwc && entry_paddr != u->entry_paddr)
@@ -107,7 +107,7 @@ static bool park(struct xlat_walker *p, struct walk_req *r, uint64_t pte)
 }
 
 /* Whether the line `u` just read holds `r`'s entry and `r` can use it. */
-static bool in_line(const struct xlat_walker *p, const struct walk_unit *u, uint64_t key,
+static bool in_line(const struct xlat_walker *p, const struct walker *u, uint64_t key,
                     const struct walk_req *r)
 {
     return !r->parked && r->req.pasid == u->r->req.pasid && deeper(u->level, r) &&
@@ -116,7 +116,7 @@ static bool in_line(const struct xlat_walker *p, const struct walk_unit *u, uint
 
 struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct walk_req **faults)
 {
-    const struct walk_unit *u = &p->unit[w];
+    const struct walker *u = &p->walker[w];
     uint32_t level = u->level;
     uint64_t key = xlat__walk_nbh(p, u->r->req.vaddr, level);
     uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);

@@ -83,7 +83,7 @@ static void charge_interleave(struct xlat_walker *p, uint32_t qi, uint32_t tenan
 
 static int64_t walker_tenant(const struct xlat_walker *p, uint32_t w)
 {
-    const struct walk_req *r = p->unit[w].r;
+    const struct walk_req *r = p->walker[w].r;
     return r ? (int64_t)r->tenant : -1;
 }
 

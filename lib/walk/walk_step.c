@@ -8,7 +8,7 @@
 
 #define TOKEN_WALKER_BITS 20
 
-static void issue_read(struct walk_unit *u);
+static void issue_read(struct walker *u);
 static void fault_event(void *arg);
 
 uint64_t xlat__walk_entry_paddr(const struct xlat_walker *p, uint64_t node_pfn, uint64_t vaddr,
@@ -17,23 +17,23 @@ uint64_t xlat__walk_entry_paddr(const struct xlat_walker *p, uint64_t node_pfn, 
     return (node_pfn << 12) + (uint64_t)xlat_pagetable_index(p->pt, vaddr, level) * 8;
 }
 
-static uint32_t unit_index(const struct walk_unit *u) { return (uint32_t)(u - u->pool->unit); }
+static uint32_t walker_index(const struct walker *u) { return (uint32_t)(u - u->pool->walker); }
 
-static uint64_t unit_token(const struct walk_unit *u)
+static uint64_t walker_token(const struct walker *u)
 {
-    return (uint64_t)u->gen << TOKEN_WALKER_BITS | unit_index(u);
+    return (uint64_t)u->gen << TOKEN_WALKER_BITS | walker_index(u);
 }
 
 /* The walker for `token`, or NULL when it names nothing outstanding. */
-static struct walk_unit *token_unit(struct xlat_walker *p, uint64_t token)
+static struct walker *token_walker(struct xlat_walker *p, uint64_t token)
 {
     uint64_t w = token & ((1u << TOKEN_WALKER_BITS) - 1);
-    if (token >> 63 || w >= p->cfg.walkers || p->unit[w].gen != (uint32_t)(token >> TOKEN_WALKER_BITS))
+    if (token >> 63 || w >= p->cfg.walkers || p->walker[w].gen != (uint32_t)(token >> TOKEN_WALKER_BITS))
         return NULL;
-    return p->unit[w].r ? &p->unit[w] : NULL;
+    return p->walker[w].r ? &p->walker[w] : NULL;
 }
 
-static void retire(struct walk_unit *u)
+static void retire(struct walker *u)
 {
     struct xlat_walker *p = u->pool;
     p->tenant[u->r->tenant].st.in_service--;
@@ -45,7 +45,7 @@ static void retire(struct walk_unit *u)
 
 /* The walker's walk ends with leaf `pte` (or `status`); the walker is free
  * before the requester hears of it. */
-static void finish(struct walk_unit *u, uint64_t pte, int status)
+static void finish(struct walker *u, uint64_t pte, int status)
 {
     struct walk_req *r = u->r;
     uint32_t level = u->level;
@@ -53,7 +53,7 @@ static void finish(struct walk_unit *u, uint64_t pte, int status)
     xlat__walk_answer(u->pool, r, pte, level, status);
 }
 
-static void fault(struct walk_unit *u)
+static void fault(struct walker *u)
 {
     struct xlat_walker *p = u->pool;
     p->st.faults++;
@@ -63,7 +63,7 @@ static void fault(struct walk_unit *u)
     }
     u->faulted = 1;
     xlat_walk_fault f = {
-        .token = unit_token(u), .id = u->r->req.id, .pasid = u->r->req.pasid,
+        .token = walker_token(u), .id = u->r->req.id, .pasid = u->r->req.pasid,
         .vaddr = u->r->req.vaddr, .access = u->r->req.access, .level = u->level,
         .entry_paddr = u->entry_paddr, .gpu = u->r->req.gpu,
     };
@@ -78,7 +78,7 @@ static void answer_chain(struct xlat_walker *p, struct walk_req *chain)
     while (chain) {
         struct walk_req *next = chain->qnext;
         bool present = chain->pa & XLAT_PTE_PRESENT;
-        chain->start = p->ctx->now;
+        chain->start = p->unit.ctx->now;
         p->st.coalesced += present;
         xlat__walk_answer(p, chain, chain->pa, chain->pl, present ? XLAT_OK : XLAT_ERR_FAULT);
         chain = next;
@@ -103,7 +103,7 @@ static void raise_parked(struct xlat_walker *p, struct walk_req *r)
     }
 }
 
-static void read_done(struct walk_unit *u)
+static void read_done(struct walker *u)
 {
     struct xlat_walker *p = u->pool;
     uint64_t pte = 0;
@@ -111,11 +111,11 @@ static void read_done(struct walk_unit *u)
     p->st.reads++;
     p->st.reads_level[u->level]++;
     xlat__pt_read(p->pt, u->entry_paddr, &pte);
-    xlat__walk_trace(p, XLAT_WALK_READ, u->r, (int32_t)unit_index(u), u->level,
+    xlat__walk_trace(p, XLAT_WALK_READ, u->r, (int32_t)walker_index(u), u->level,
                      u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1), XLAT_OK);
     struct walk_req *faults = NULL;
     struct walk_req *served =
-        p->cfg.coalesce ? xlat__coalesce_line(p, unit_index(u), &faults) : NULL;
+        p->cfg.coalesce ? xlat__coalesce_line(p, walker_index(u), &faults) : NULL;
     if (!(pte & XLAT_PTE_PRESENT)) {
         fault(u);
     } else if (u->level == 1 || ((pte & XLAT_PTE_PS) && u->level <= 3)) {
@@ -143,7 +143,7 @@ static void drain_event(void *arg)
     struct xlat_walker *p = arg;
     p->drain_pending = false;
     for (uint32_t i = 0; i < p->ndue; i++)
-        read_done(&p->unit[p->due[i]]);
+        read_done(&p->walker[p->due[i]]);
     p->ndue = 0;
     /* Failures decided inside translate (a parked fault resumed there). */
     while (p->late) {
@@ -158,45 +158,36 @@ static void schedule_drain(struct xlat_walker *p)
 {
     if (p->drain_pending)
         return;
-    if (xlat_schedule(p->ctx, 0, drain_event, p) == XLAT_OK)
-        p->drain_pending = true;
-    else
-        drain_event(p); /* no event to spare: process now, out of order rather than lost */
+    p->drain_pending = true;
+    xlat__unit_post(&p->unit, 0, drain_event, p);
 }
 
 static void read_done_event(void *arg)
 {
-    struct walk_unit *u = arg;
+    struct walker *u = arg;
     struct xlat_walker *p = u->pool;
-    uint32_t w = unit_index(u), i = p->ndue++;
+    uint32_t w = walker_index(u), i = p->ndue++;
     for (; i > 0 && p->due[i - 1] > w; i--)
         p->due[i] = p->due[i - 1];
     p->due[i] = w;
     schedule_drain(p);
 }
 
-int xlat__walk_owns_event(const struct xlat_walker *p, xlat_event_fn fn, void *user)
-{
-    /* Walkers' events carry their unit, the drain event the pool. */
-    const struct walk_unit *u = user;
-    return (fn == drain_event && user == p) || (u >= p->unit && u < p->unit + p->cfg.walkers);
-}
-
 static void fault_event(void *arg)
 {
-    struct walk_unit *u = arg;
+    struct walker *u = arg;
     fault(u);
     xlat__walk_kick(u->pool); /* requests held back by its CL window may start */
 }
 
 static void issue_read_event(void *arg) { issue_read(arg); }
 
-static void issue_read(struct walk_unit *u)
+static void issue_read(struct walker *u)
 {
     struct xlat_walker *p = u->pool;
     u->entry_paddr = xlat__walk_entry_paddr(p, u->node_pfn, u->r->req.vaddr, u->level);
     if (!p->cfg.mem_read) {
-        xlat_schedule(p->ctx, p->cfg.mem_latency, read_done_event, u);
+        xlat__unit_post(&p->unit, p->cfg.mem_latency, read_done_event, u);
         return;
     }
     uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);
@@ -204,18 +195,18 @@ static void issue_read(struct walk_unit *u)
      * call, and xlat_walker_mem_done() must find the read outstanding. */
     u->waiting = 1;
     p->reading++;
-    int rc = p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, unit_token(u));
+    int rc = p->cfg.mem_read(p->cfg.mem_user, line, p->cfg.line_bytes, walker_token(u));
     p->reading--;
     if (!u->waiting || rc == XLAT_OK)
         return; /* answered inside the call (its completion is scheduled), or accepted */
     u->waiting = 0;
     p->st.mem_retries++; /* the host's memory is busy: try again next cycle */
-    xlat_schedule(p->ctx, 1, issue_read_event, u);
+    xlat__unit_post(&p->unit, 1, issue_read_event, u);
 }
 
 /* Where a walk begins: the root, the node its coalescing reached (PA), or
  * the deepest page-walk-cache hit; returns the PWC latency to charge. */
-static uint32_t start_point(struct walk_unit *u)
+static uint32_t start_point(struct walker *u)
 {
     struct xlat_walker *p = u->pool;
     struct walk_req *r = u->r;
@@ -241,16 +232,16 @@ static uint32_t start_point(struct walk_unit *u)
 }
 
 /* Begins (or, after a fault, re-begins) the walk's reads. */
-static void begin(struct walk_unit *u)
+static void begin(struct walker *u)
 {
     uint32_t delay = start_point(u);
     if (u->node_pfn == UINT64_MAX) {
         /* No table: the fault is raised from tick, never from inside the
          * xlat_walker_translate() that started the walk. */
         u->entry_paddr = 0;
-        xlat_schedule(u->pool->ctx, 0, fault_event, u);
+        xlat__unit_post(&u->pool->unit, 0, fault_event, u);
     } else if (delay) {
-        xlat_schedule(u->pool->ctx, delay, issue_read_event, u);
+        xlat__unit_post(&u->pool->unit, delay, issue_read_event, u);
     } else {
         issue_read(u);
     }
@@ -258,11 +249,11 @@ static void begin(struct walk_unit *u)
 
 void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int32_t thief)
 {
-    struct walk_unit *u = &p->unit[w];
+    struct walker *u = &p->walker[w];
     bool stolen = thief >= 0;
     u->r = r;
     u->stolen = stolen;
-    r->start = p->ctx->now;
+    r->start = p->unit.ctx->now;
     r->queue = -1;
     p->busy++;
     p->st.walks++;
@@ -282,7 +273,7 @@ void xlat__walk_kick(struct xlat_walker *p)
         return;
     p->kicking = true;
     for (uint32_t w = 0; w < p->cfg.walkers && p->buffered; w++) {
-        if (p->unit[w].r)
+        if (p->walker[w].r)
             continue;
         int32_t thief = -1;
         struct walk_req *r = p->ops->select(p->sched, w, &thief);
@@ -298,7 +289,7 @@ void xlat__walk_kick(struct xlat_walker *p)
  * call-out to the host's memory (an answer there would recurse through the
  * next level's read, or through other walkers' reads) or
  * xlat_walker_translate() (nothing is answered inside it). */
-static bool must_defer(const struct walk_unit *u)
+static bool must_defer(const struct walker *u)
 {
     return u->pool->reading || u->pool->translating;
 }
@@ -307,16 +298,15 @@ int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
 {
     if (!p)
         return XLAT_ERR_INVAL;
-    struct walk_unit *u = token_unit(p, token);
+    struct walker *u = token_walker(p, token);
     if (!u || !u->waiting)
-        return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
+        return xlat__fail(p->unit.ctx, XLAT_ERR_NOT_FOUND,
                           "walker %s: no page-table read is outstanding for token 0x%llx",
-                          p->name, (unsigned long long)token);
+                          p->unit.name, (unsigned long long)token);
     if (must_defer(u)) {
-        int rc = xlat_schedule(p->ctx, 0, read_done_event, u);
-        if (rc == XLAT_OK)
-            u->waiting = 0; /* answered: a second mem_done is refused */
-        return rc;
+        u->waiting = 0; /* answered: a second mem_done is refused */
+        xlat__unit_post(&p->unit, 0, read_done_event, u);
+        return XLAT_OK;
     }
     read_done(u);
     return XLAT_OK;
@@ -324,7 +314,7 @@ int xlat_walker_mem_done(xlat_walker *p, uint64_t token)
 
 /* A resumed walk goes on: it answers `status`, looks for its address
  * space's root again, or re-reads the entry that was not present. */
-static void resume(struct walk_unit *u, int status)
+static void resume(struct walker *u, int status)
 {
     if (status != XLAT_OK)
         finish(u, 0, status);
@@ -338,7 +328,7 @@ static void resume(struct walk_unit *u, int status)
 
 static void resume_event(void *arg)
 {
-    struct walk_unit *u = arg;
+    struct walker *u = arg;
     resume(u, u->resume_status);
     xlat__walk_kick(u->pool);
 }
@@ -369,7 +359,7 @@ static void unpark(struct xlat_walker *p, struct walk_req *r, int status)
     }
     xlat__queue_remove(p, r);
     xlat__pending_remove(p, r);
-    r->start = p->ctx->now;
+    r->start = p->unit.ctx->now;
     r->pa = 0;
     r->qnext = NULL;
     if (!p->translating) {
@@ -391,17 +381,16 @@ int xlat_walker_fault_resume(xlat_walker *p, uint64_t token, int status)
         unpark(p, parked, status);
         return XLAT_OK;
     }
-    struct walk_unit *u = token_unit(p, token);
+    struct walker *u = token_walker(p, token);
     if (!u || !u->faulted)
-        return xlat__fail(p->ctx, XLAT_ERR_NOT_FOUND,
-                          "walker %s: no faulted walk has token 0x%llx", p->name,
+        return xlat__fail(p->unit.ctx, XLAT_ERR_NOT_FOUND,
+                          "walker %s: no faulted walk has token 0x%llx", p->unit.name,
                           (unsigned long long)token);
     if (must_defer(u)) {
         u->resume_status = status;
-        int rc = xlat_schedule(p->ctx, 0, resume_event, u);
-        if (rc == XLAT_OK)
-            u->faulted = 0;
-        return rc;
+        u->faulted = 0;
+        xlat__unit_post(&p->unit, 0, resume_event, u);
+        return XLAT_OK;
     }
     u->faulted = 0;
     resume(u, status);

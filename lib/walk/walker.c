@@ -87,21 +87,54 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
     return rc == XLAT_OK ? check_counts(ctx, c) : rc;
 }
 
-static void pool_free(struct xlat_walker *p)
+/* `ctx` is passed: the skeleton may not be set up yet. */
+static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
 {
     if (p->sched_ready && p->ops->fini)
         p->ops->fini(p->sched);
-    xlat__free(p->ctx, p->sched, p->sched_size);
-    xlat__pool_release(&p->reqs);
-    xlat__waitq_release(&p->waitq);
-    xlat__free(p->ctx, p->unit, p->cfg.walkers * sizeof(*p->unit));
-    xlat__free(p->ctx, p->due, p->cfg.walkers * sizeof(*p->due));
-    xlat__free(p->ctx, p->queue, p->nqueues * sizeof(*p->queue));
-    xlat__strfree(p->ctx, p->name);
-    xlat__free(p->ctx, p, sizeof(*p));
+    xlat__free(ctx, p->sched, p->sched_size);
+    xlat__pool_release(&p->waits);
+    xlat__free(ctx, p->walker, p->cfg.walkers * sizeof(*p->walker));
+    xlat__free(ctx, p->due, p->cfg.walkers * sizeof(*p->due));
+    xlat__free(ctx, p->queue, p->nqueues * sizeof(*p->queue));
+    xlat__unit_fini(&p->unit); /* cancels the pool's events by its id */
+    xlat__free(ctx, p, sizeof(*p));
 }
 
-static int pool_init(struct xlat_walker *p)
+/*
+ * The most events the pool can have pending at once:
+ * - one per walker. A walker's events are its read's completion (after
+ *   mem_latency, or a mem_done deferred out of a call-out), a read delayed
+ *   by the PWC or retried after the memory model refused it, a fault raised
+ *   from tick, and a deferred fault_resume. Each is posted only from a state
+ *   the walker leaves when posting it (reading, about to read, faulted), and
+ *   the next can be posted only once it has fired, so at most one is pending.
+ * - one drain event (drain_pending guards it): same-cycle completions in
+ *   walker-id order, failures decided inside translate, a parked neighbour
+ *   resumed during a kick. Neighbour faults are raised from inside it.
+ * - one per wait record: a sender's wake-up is pending only while the
+ *   sender holds one of the WALK_WAITERS records (target_wait).
+ */
+static size_t walker_events(const xlat_walker_config *c)
+{
+    return (size_t)c->walkers + 1 + WALK_WAITERS;
+}
+
+/* The skeleton: requests in flight are bounded by the buffer and the
+ * walkers, so their records are a fixed pool and translate refuses with
+ * XLAT_ERR_AGAIN when it is empty. */
+static int unit_init(struct xlat_walker *p, xlat_ctx *ctx, const xlat_walker_config *c)
+{
+    struct xlat__unit_spec spec = {
+        .kind = "walker", .name = c->name ? c->name : "walker",
+        .req_size = sizeof(struct walk_req),
+        .reqs = (size_t)c->queue_entries + c->walkers, .fixed = 1,
+        .events = walker_events(c),
+    };
+    return xlat__unit_init(&p->unit, ctx, &spec);
+}
+
+static void geometry_init(struct xlat_walker *p)
 {
     p->levels = xlat_pagetable_levels(p->pt);
     p->bits = xlat_pagetable_level_shift(p->pt, 2) - xlat_pagetable_level_shift(p->pt, 1);
@@ -110,29 +143,29 @@ static int pool_init(struct xlat_walker *p)
     uint32_t per_line = p->line_shift - 3 < p->bits ? p->line_shift - 3 : p->bits;
     for (uint32_t level = 1; level <= p->levels; level++)
         p->nbh_shift[level] = xlat_pagetable_level_shift(p->pt, level) + per_line;
+}
+
+static int pool_init(struct xlat_walker *p, xlat_ctx *ctx)
+{
+    geometry_init(p);
     p->nqueues = p->ops->queues(&p->cfg);
-    p->unit = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->unit));
-    p->queue = xlat__calloc(p->ctx, p->nqueues, sizeof(*p->queue));
-    p->due = xlat__calloc(p->ctx, p->cfg.walkers, sizeof(*p->due));
-    p->name = xlat__strdup(p->ctx, p->cfg.name ? p->cfg.name : "walker");
-    if (!p->unit || !p->queue || !p->due || !p->name)
+    p->walker = xlat__calloc(ctx, p->cfg.walkers, sizeof(*p->walker));
+    p->queue = xlat__calloc(ctx, p->nqueues, sizeof(*p->queue));
+    p->due = xlat__calloc(ctx, p->cfg.walkers, sizeof(*p->due));
+    if (!p->walker || !p->queue || !p->due)
         return XLAT_ERR_NOMEM;
-    p->cfg.name = p->name;
     for (uint32_t w = 0; w < p->cfg.walkers; w++)
-        p->unit[w].pool = p;
+        p->walker[w].pool = p;
     for (uint32_t q = 0; q < p->nqueues; q++)
         p->queue[q].cap = p->cfg.queue_entries / p->nqueues;
-    size_t records = (size_t)p->cfg.queue_entries + p->cfg.walkers + 16;
-    if (xlat__waitq_init(&p->waitq, p->ctx) != XLAT_OK)
-        return XLAT_ERR_NOMEM;
-    return xlat__pool_init(&p->reqs, p->ctx, sizeof(struct walk_req), records);
+    return xlat__pool_init_fixed(&p->waits, ctx, sizeof(struct walk_wait), WALK_WAITERS);
 }
 
 /* The scheduler's state: state_size bytes, zeroed, its env filled. */
-static int sched_alloc(struct xlat_walker *p)
+static int sched_alloc(struct xlat_walker *p, xlat_ctx *ctx)
 {
     p->sched_size = p->ops->state_size(&p->cfg);
-    p->sched = xlat__calloc(p->ctx, 1, p->sched_size);
+    p->sched = xlat__calloc(ctx, 1, p->sched_size);
     if (!p->sched)
         return XLAT_ERR_NOMEM;
     struct walk_sched_env *e = p->sched;
@@ -164,34 +197,34 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
     struct xlat_walker *p = xlat__alloc(ctx, sizeof(*p));
     if (!p)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_walker_create: out of memory");
-    p->ctx = ctx;
     p->cfg = c;
     p->pt = c.pt;
     p->ops = sched_ops(c.sched);
-    if (pool_init(p) != XLAT_OK || sched_alloc(p) != XLAT_OK) {
-        pool_free(p);
+    if (pool_init(p, ctx) != XLAT_OK || sched_alloc(p, ctx) != XLAT_OK) {
+        pool_free(p, ctx);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_walker_create: out of memory");
     }
+    p->cfg.name = c.name ? c.name : "walker"; /* the skeleton's copy replaces it */
     if ((rc = p->ops->init(p->sched, ctx, &p->cfg)) != XLAT_OK) {
-        pool_free(p); /* init failed: nothing for fini to release */
+        pool_free(p, ctx); /* init failed: nothing for fini to release */
         return rc;
     }
     p->sched_ready = true;
+    /* Last: the event reservation may grow the context's event pool, which
+     * a later failure would not give back. */
+    if ((rc = unit_init(p, ctx, &c)) != XLAT_OK) {
+        pool_free(p, ctx);
+        return rc;
+    }
+    p->cfg.name = p->unit.name;
     *out = p;
     return XLAT_OK;
 }
 
-static int owned_event(void *pool, xlat_event_fn fn, void *user)
-{
-    return xlat__walk_owns_event(pool, fn, user);
-}
-
 void xlat_walker_destroy(xlat_walker *p)
 {
-    if (!p)
-        return;
-    xlat__cancel_events(p->ctx, owned_event, p);
-    pool_free(p);
+    if (p)
+        pool_free(p, p->unit.ctx);
 }
 
 void xlat__pending_add(struct xlat_walker *p, struct walk_req *r)
@@ -218,7 +251,7 @@ void xlat__pending_remove(struct xlat_walker *p, struct walk_req *r)
         p->pending_tail = r->pprev;
     r->pnext = r->pprev = NULL;
     p->buffered--;
-    xlat__waitq_wake(&p->waitq); /* a buffer slot is free again */
+    xlat__unit_wake(&p->unit); /* a buffer slot is free again */
 }
 
 uint32_t xlat__walk_tenant_of(const struct xlat_walker *p, uint32_t pasid)
@@ -232,7 +265,7 @@ uint32_t xlat__walk_tenant_of(const struct xlat_walker *p, uint32_t pasid)
 int xlat_walker_set_tenant(xlat_walker *p, uint32_t pasid, uint32_t tenant)
 {
     if (!p || tenant >= p->cfg.tenants)
-        return xlat__fail(p ? p->ctx : NULL, XLAT_ERR_INVAL,
+        return xlat__fail(p ? p->unit.ctx : NULL, XLAT_ERR_INVAL,
                           "xlat_walker_set_tenant: %s", p ? "tenant out of range" : "NULL pool");
     for (uint32_t i = 0; i < p->tenant_map_len; i++) {
         if (p->tenant_map_pasid[i] == pasid) {
@@ -241,8 +274,8 @@ int xlat_walker_set_tenant(xlat_walker *p, uint32_t pasid, uint32_t tenant)
         }
     }
     if (p->tenant_map_len == WALK_MAX_TENANT_MAP)
-        return xlat__fail(p->ctx, XLAT_ERR_FULL, "walker %s: more than %d tenant assignments",
-                          p->name, WALK_MAX_TENANT_MAP);
+        return xlat__fail(p->unit.ctx, XLAT_ERR_FULL, "walker %s: more than %d tenant assignments",
+                          p->unit.name, WALK_MAX_TENANT_MAP);
     p->tenant_map_pasid[p->tenant_map_len] = pasid;
     p->tenant_map_tenant[p->tenant_map_len++] = tenant;
     return XLAT_OK;
@@ -251,7 +284,7 @@ int xlat_walker_set_tenant(xlat_walker *p, uint32_t pasid, uint32_t tenant)
 static struct walk_req *new_request(struct xlat_walker *p, const xlat_req *req,
                                     xlat_done_fn done, void *user)
 {
-    struct walk_req *r = xlat__pool_get(&p->reqs);
+    struct walk_req *r = xlat__unit_req_get(&p->unit);
     if (!r)
         return NULL;
     r->req = *req;
@@ -259,7 +292,7 @@ static struct walk_req *new_request(struct xlat_walker *p, const xlat_req *req,
     r->user = user;
     r->tenant = xlat__walk_tenant_of(p, req->pasid);
     r->queue = -1;
-    r->arrival = p->ctx->now;
+    r->arrival = p->unit.ctx->now;
     return r;
 }
 
@@ -269,9 +302,9 @@ static int accept(struct xlat_walker *p, struct walk_req *r)
     int32_t thief = -1;
     int w = p->ops->arrive(p->sched, r, xlat__walk_eligible(p, r), &thief);
     if (w == XLAT_ERR_AGAIN) {
-        xlat__pool_put(&p->reqs, r);
+        xlat__unit_req_put(&p->unit, r);
         p->st.refusals++;
-        return xlat__busy(p->ctx, "walker", p->name, "no buffer room");
+        return xlat__unit_busy(&p->unit, "no buffer room");
     }
     p->st.requests++;
     p->tenant[r->tenant].st.requests++;
@@ -292,11 +325,16 @@ static int accept(struct xlat_walker *p, struct walk_req *r)
 int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done, void *user)
 {
     if (!p || !req || !done)
-        return xlat__fail(p ? p->ctx : NULL, XLAT_ERR_INVAL, "xlat_walker_translate: NULL %s",
+        return xlat__fail(p ? p->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_walker_translate: NULL %s",
                           !p ? "pool" : !req ? "req" : "done");
     struct walk_req *r = new_request(p, req, done, user);
-    if (!r)
-        return xlat__fail(p->ctx, XLAT_ERR_NOMEM, "walker %s: out of memory", p->name);
+    if (!r) {
+        /* Every record is held: the buffer is full, or answers under way
+         * still hold theirs. Woken when one is released. */
+        p->starved = true;
+        p->st.refusals++;
+        return xlat__unit_busy(&p->unit, "no buffer room (every request record is in use)");
+    }
     /* Nothing answers while this is above us on the stack: the host's
      * mem_done / fault_resume calls from inside our call-outs are deferred
      * to tick (the completion rule of doc/walks.md). */
@@ -311,10 +349,32 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     return xlat_walker_translate(unit, req, done, user);
 }
 
+/* A sender's wake-up: the wait record is released before the sender runs. */
+static void woken(void *arg)
+{
+    struct walk_wait *wt = arg;
+    xlat_event_fn fn = wt->fn;
+    void *user = wt->user;
+    xlat__pool_put(&wt->pool->waits, wt);
+    fn(user);
+}
+
+/* Each waiting sender holds a wait record until its wake-up has run, so the
+ * wake-ups pending at once are bounded by WALK_WAITERS (the event budget).
+ * Beyond that the sender is told to poll (XLAT_ERR_AGAIN). */
 static int target_wait(void *unit, xlat_event_fn fn, void *user)
 {
     struct xlat_walker *p = unit;
-    return xlat__waitq_add(&p->waitq, fn, user);
+    struct walk_wait *wt = xlat__pool_get(&p->waits);
+    if (!wt)
+        return XLAT_ERR_AGAIN;
+    wt->pool = p;
+    wt->fn = fn;
+    wt->user = user;
+    int rc = xlat__unit_wait(&p->unit, woken, wt);
+    if (rc != XLAT_OK)
+        xlat__pool_put(&p->waits, wt);
+    return rc;
 }
 
 xlat_target xlat_walker_target(xlat_walker *p)

@@ -3,16 +3,28 @@
 #ifndef XLAT_WALKER_INTERNAL_H
 #define XLAT_WALKER_INTERNAL_H
 
-#include "internal.h"
+#include "unit.h"
 #include "xlat/pagetable.h"
 #include "xlat/pwc.h"
 #include "xlat/walker.h"
-#include "pool.h"
-#include "waitq.h"
 #include "walk_sched.h"
 
 #define WALK_MAX_TENANTS 64
 #define WALK_MAX_TENANT_MAP 256
+/* Senders that can wait for room at once (see target_wait). A pool has one
+ * sender in a system (the IOMMU, or a GPU's GMMU), and a host may add one;
+ * a further sender is told to poll. Each costs an event of the budget. */
+#define WALK_WAITERS 2
+
+struct xlat_walker;
+
+/* A waiting sender's wake-up (walker.c). */
+struct walk_wait {
+    void *link; /* the pool's free-list link while free */
+    struct xlat_walker *pool;
+    xlat_event_fn fn;
+    void *user;
+};
 
 /* One accepted request. It sits on the pool's pending list (arrival order)
  * and in one scheduler queue until a walker takes it. */
@@ -44,7 +56,7 @@ struct walk_queue {
 };
 
 /* A walker and its walk service table entry. */
-struct walk_unit {
+struct walker {
     struct xlat_walker *pool;
     struct walk_req *r;     /* NULL: idle */
     uint32_t level;         /* level being read (or about to be read) */
@@ -63,8 +75,10 @@ struct walk_tenant {
 };
 
 struct xlat_walker {
-    xlat_ctx *ctx;
-    char *name;
+    /* Context, name, id; records: the accepted requests (a fixed pool of
+     * queue_entries + walkers); the senders waiting for room; the event
+     * budget of walker_events(). */
+    struct xlat__unit unit;
     xlat_walker_config cfg;
     const struct walk_sched_ops *ops;
     void *sched;                    /* the scheduler's state (ops->state_size bytes) */
@@ -75,13 +89,12 @@ struct xlat_walker {
     uint32_t bits;                  /* index bits per level */
     uint32_t line_shift;
     uint32_t nbh_shift[XLAT_PT_MAX_LEVELS + 1]; /* vaddr >> this: neighborhood at a level */
-    struct walk_unit *unit;         /* cfg.walkers */
+    struct walker *walker;       /* cfg.walkers */
     struct walk_queue *queue;       /* nqueues */
     uint32_t nqueues;
     struct walk_req *pending_head, *pending_tail;
     size_t buffered;
     uint32_t busy;
-    struct xlat_pool reqs;
     struct walk_tenant tenant[WALK_MAX_TENANTS];
     uint32_t tenant_map_pasid[WALK_MAX_TENANT_MAP];
     uint32_t tenant_map_tenant[WALK_MAX_TENANT_MAP];
@@ -94,7 +107,8 @@ struct xlat_walker {
     uint32_t ndue;
     struct walk_req *late, **late_tail; /* failures to answer from the drain event */
     bool drain_pending;             /* the event that processes `due` is scheduled */
-    struct xlat_waitq waitq;        /* senders refused with a full buffer */
+    struct xlat_pool waits;         /* wait records: a sender's wake-up (WALK_WAITERS) */
+    bool starved;                   /* a sender was refused for want of a record */
     xlat_walker_stats st;
 };
 
@@ -122,8 +136,6 @@ struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct w
 uint64_t xlat__walk_nbh(const struct xlat_walker *p, uint64_t vaddr, uint32_t level);
 
 /* The walk engine (walk_step.c). */
-/* Events of this pool (destroy cancels them). */
-int xlat__walk_owns_event(const struct xlat_walker *p, xlat_event_fn fn, void *user);
 void xlat__walk_kick(struct xlat_walker *p);
 /* Starts `r` on free walker w; `thief` is the tenant owning w when it
  * takes another tenant's walk (a steal), -1 otherwise. */

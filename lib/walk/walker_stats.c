@@ -9,7 +9,7 @@ uint32_t xlat__hist_bucket(uint64_t cycles)
 
 void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
 {
-    uint64_t queued = r->start - r->arrival, service = p->ctx->now - r->start;
+    uint64_t queued = r->start - r->arrival, service = p->unit.ctx->now - r->start;
     xlat_walker_tenant_stats *t = &p->tenant[r->tenant].st;
     p->st.completed++;
     p->st.queue_cycles += queued;
@@ -30,8 +30,8 @@ static void make_resp(const struct xlat_walker *p, const struct walk_req *r, uin
     out->vaddr = r->req.vaddr;
     out->pasid = r->req.pasid;
     out->issued = r->arrival;
-    out->completed = p->ctx->now;
-    out->resolver = p->name;
+    out->completed = p->unit.ctx->now;
+    out->resolver = p->unit.name;
     out->status = status;
     if (status != XLAT_OK)
         return;
@@ -51,7 +51,11 @@ void xlat__walk_answer(struct xlat_walker *p, struct walk_req *r, uint64_t pte, 
     xlat__walk_trace(p, XLAT_WALK_DONE, r, -1, 0, 0, resp.status);
     xlat_done_fn done = r->done;
     void *user = r->user;
-    xlat__pool_put(&p->reqs, r);
+    xlat__unit_req_put(&p->unit, r);
+    if (p->starved) { /* a sender was refused for want of this record */
+        p->starved = false;
+        xlat__unit_wake(&p->unit);
+    }
     done(user, &resp);
 }
 
@@ -61,9 +65,9 @@ void xlat__walk_trace(struct xlat_walker *p, xlat_walk_event_kind kind, const st
     if (!p->cfg.trace_fn)
         return;
     xlat_walk_event ev = {
-        .kind = kind, .cycle = p->ctx->now, .id = r->req.id, .tenant = r->tenant,
+        .kind = kind, .cycle = p->unit.ctx->now, .id = r->req.id, .tenant = r->tenant,
         .walker = w, .level = level, .line_paddr = line, .status = status,
-        .stolen = w >= 0 && kind == XLAT_WALK_START && p->unit[w].stolen,
+        .stolen = w >= 0 && kind == XLAT_WALK_START && p->walker[w].stolen,
     };
     p->cfg.trace_fn(p->cfg.trace_user, &ev);
 }
@@ -105,7 +109,7 @@ int xlat_walker_service_info(const xlat_walker *p, uint32_t w, xlat_walk_info *o
 {
     if (!p || !out || w >= p->cfg.walkers)
         return XLAT_ERR_INVAL;
-    const struct walk_unit *u = &p->unit[w];
+    const struct walker *u = &p->walker[w];
     if (!u->r)
         return XLAT_ERR_NOT_FOUND;
     xlat__walk_info(p, u->r, out);
