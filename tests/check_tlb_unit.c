@@ -74,7 +74,7 @@ START_TEST(long_latency_memory_is_bounded)
     xlat_tlb *short_one = timed(64, 255, 1);
     h.t = timed(64, 1000000, 1);
     ck_assert_uint_eq(xlat_tlb_memory(h.t), xlat_tlb_memory(short_one));
-    ck_assert_uint_eq(xlat_tlb_memory(h.t), 52604); /* 160,005,530 before the bound */
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 57092); /* 160,005,530 before the bound */
     xlat_tlb_destroy(short_one);
     preload(h.t, 7);
     for (uint64_t i = 0; i < XLAT_TLB_HITS_PER_PORT; i++) {
@@ -147,19 +147,19 @@ START_TEST(functional_tlb_bytes)
     cfg.ways = 16;
     ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
     size_t bytes = xlat_tlb_memory(h.t);
-    ck_assert_uint_eq(bytes, 1228);
-    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 584); /* the struct */
+    ck_assert_uint_eq(bytes, 1236);
+    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 592); /* the struct */
     preload(h.t, 3);
     ck_assert_int_eq(xlat_tlb_lookup(h.t, 1, 0x3000, NULL), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0x3000), XLAT_OK);
-    ck_assert_uint_eq(xlat_tlb_memory(h.t), 1228);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 1236);
     /* Not a timed unit until set_next or target: translate refuses. */
     ck_assert_int_eq(send(1, 0x3000), XLAT_ERR_STATE);
     ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "not a timed unit"));
     ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.t), 0);
     xlat_target tg = xlat_tlb_target(h.t);
     ck_assert_ptr_nonnull(tg.translate);
-    ck_assert_uint_gt(xlat_tlb_memory(h.t), 1228);
+    ck_assert_uint_gt(xlat_tlb_memory(h.t), 1236);
     ck_assert_int_eq(send(1, 0x3000), XLAT_OK);
     xlat_advance(h.ctx, 1);
     ck_assert_int_eq(h.n, 1);
@@ -488,6 +488,72 @@ START_TEST(stale_hit_keeps_its_hit_slot)
 }
 END_TEST
 
+static void retry_miss_3(void *user)
+{
+    (void)user;
+    ck_assert_int_lt(n_tries, 8);
+    tries[n_tries++] = xlat_now(h.ctx);
+    ck_assert_int_eq(send(3, 0x5010), XLAT_OK);
+}
+
+/* An MSHR holds at most mshr_targets requests: a third miss on its page is
+ * refused (it takes no second MSHR, nor a record), and a sender waiting
+ * through the wait hook is woken when the MSHR completes, in the cycle of
+ * the fill, where its request now hits. */
+START_TEST(mshr_targets_bound_the_merges)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.mshrs = 2;
+    cfg.ports = 4;
+    cfg.mshr_targets = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_fixed_config fc;
+    xlat_fixed *mem;
+    xlat_fixed_config_init(&fc);
+    fc.name = "mem";
+    fc.latency = 10;
+    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
+    xlat_target tm = xlat_fixed_target(mem);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    size_t bytes = xlat_tlb_memory(h.t);
+    n_tries = 0;
+    ck_assert_int_eq(send(1, 0x5000), XLAT_OK);
+    ck_assert_int_eq(send(2, 0x5008), XLAT_OK); /* merges: the MSHR holds 2 */
+    ck_assert_int_eq(send(3, 0x5010), XLAT_ERR_AGAIN);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx),
+                     "tlb t: the MSHR of its page holds mshr_targets requests");
+    ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.t), 1); /* no second MSHR for the page */
+    xlat_target tg = xlat_tlb_target(h.t);
+    ck_assert_int_eq(tg.wait(tg.unit, retry_miss_3, NULL), XLAT_OK);
+    ck_assert_int_eq(send(4, 0x6000), XLAT_OK); /* another page takes the other MSHR */
+    xlat_advance(h.ctx, 10);
+    ck_assert_int_eq(n_tries, 0);
+    xlat_tick(h.ctx); /* 11: both fills arrive */
+    ck_assert_int_eq(n_tries, 1);
+    ck_assert_uint_eq(tries[0], 11);
+    xlat_advance(h.ctx, 5);
+    ck_assert_int_eq(h.n, 4);
+    const uint64_t ids[] = {1, 2, 4, 3}, completed[] = {11, 11, 11, 12};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+        ck_assert_uint_eq(h.done[i].completed, completed[i]);
+        ck_assert_int_eq(h.done[i].status, XLAT_OK);
+    }
+    ck_assert_str_eq(h.done[3].resolver, "t"); /* a hit on the filled entry */
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(h.t, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+    ck_assert_uint_eq(st.mshr_merges, 1);
+    ck_assert_uint_eq(st.misses, 3);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), bytes); /* records are all there from the start */
+    xlat_tlb_destroy(h.t);
+    h.t = NULL;
+    xlat_fixed_destroy(mem);
+}
+END_TEST
+
 Suite *tlb_unit_suite(void)
 {
     Suite *s = suite_create("tlb_unit");
@@ -496,6 +562,7 @@ Suite *tlb_unit_suite(void)
     tcase_add_test(tc, long_latency_memory_is_bounded);
     tcase_add_test(tc, configured_hits_in_flight);
     tcase_add_test(tc, stale_hit_keeps_its_hit_slot);
+    tcase_add_test(tc, mshr_targets_bound_the_merges);
     tc = test_case(s, "structure");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, functional_tlb_bytes);

@@ -54,6 +54,7 @@ struct tlb_pending {
 struct tlb_mshr {
     xlat_tlb *tlb;
     int busy;
+    uint32_t held;      /* requests waiting on it, at most mshr_targets */
     uint64_t inval_seq; /* invalidations seen when it was allocated */
     uint32_t pasid;
     uint64_t page;
@@ -66,6 +67,7 @@ struct tlb_timed {
     xlat_tlb *tlb;
     struct tlb_mshr *mshr;
     uint32_t busy;
+    uint32_t mshr_targets;    /* requests one MSHR holds at most */
     xlat_target next;
     uint64_t port_cycle;
     uint32_t port_used;
@@ -85,7 +87,7 @@ static void drain_hits(void *arg);
 static void wake_senders(xlat_tlb *t);
 static void retry_stale(void *arg);
 static void forward_miss(void *arg);
-static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay);
+static const char *join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay);
 
 /* ---- the unit's life ------------------------------------------------- */
 
@@ -126,6 +128,23 @@ static size_t event_budget(const struct tlb_timed *tm, const xlat_tlb_config *c)
     return (size_t)tm->hit_limit + c->mshrs;
 }
 
+/* Requests one MSHR can hold (the configured number, or the default). */
+static uint32_t mshr_targets(const xlat_tlb_config *c)
+{
+    return c->mshr_targets ? c->mshr_targets : XLAT_TLB_MSHR_TARGETS;
+}
+
+/* Request records the unit can need at once, so that its pool is fixed:
+ * every stale hit holds a hit slot (hit_limit of them, the hits in the
+ * ring included), and every miss sits in an MSHR that holds at most
+ * mshr_targets requests (stale hits that joined it included). A miss that
+ * cannot get into an MSHR is refused in translate, so taking a record
+ * inside tick never fails and translate never allocates. */
+static size_t record_count(const struct tlb_timed *tm, const xlat_tlb_config *c)
+{
+    return (size_t)tm->hit_limit + (size_t)c->mshrs * tm->mshr_targets;
+}
+
 /* Allocates everything of `tm`; on failure the caller releases it. */
 static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
 {
@@ -133,19 +152,16 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     tm->port_cycle = XLAT_NEVER;
     tm->batch_cycle = XLAT_NEVER;
     tm->hit_limit = hit_limit(&t->cfg);
+    tm->mshr_targets = mshr_targets(&t->cfg);
     tm->hit = xlat__calloc(t->ctx, tm->hit_limit, sizeof(*tm->hit));
     tm->mshr = xlat__calloc(t->ctx, t->cfg.mshrs, sizeof(*tm->mshr));
     if (!tm->hit || !tm->mshr)
         return XLAT_ERR_NOMEM;
     for (uint32_t i = 0; i < t->cfg.mshrs; i++)
         tm->mshr[i].tlb = t;
-    /* Waiters on every MSHR, and a record for every hit in flight should
-     * an invalidation send them all to the next level: a configured TLB
-     * never grows its pool in steady state. */
     struct xlat__unit_spec spec = {
         .kind = "tlb", .name = t->name, .req_size = sizeof(struct tlb_pending),
-        .reqs = (size_t)tm->hit_limit + 2u * t->cfg.mshrs,
-        .events = event_budget(tm, &t->cfg),
+        .reqs = record_count(tm, &t->cfg), .fixed = 1, .events = event_budget(tm, &t->cfg),
     };
     if (xlat__unit_init(&tm->unit, t->ctx, &spec) != XLAT_OK)
         return XLAT_ERR_NOMEM;
@@ -293,7 +309,7 @@ static bool entry_now(xlat_tlb *t, const xlat_req *req, xlat_tlb_entry *e)
  * busy it looks again next cycle. */
 static void wait_for_mshr(xlat_tlb *t, struct tlb_pending *p)
 {
-    if (join_miss(t, p, 0) != XLAT_OK)
+    if (join_miss(t, p, 0))
         own_post(t, 1, retry_stale, p);
 }
 
@@ -323,19 +339,18 @@ static void pop_hit(xlat_tlb *t, bool answered)
  * invalidation: it is answered from what the TLB holds now, or sent on as
  * a miss, never answered with a removed entry. Until it is answered it
  * still counts as a hit in flight, which bounds the stale hits (and their
- * records and retries) by hit_limit. */
+ * records and retries) by hit_limit: the record is there (record_count()). */
 static void stale_hit(xlat_tlb *t, const struct tlb_hit *h)
 {
     xlat_tlb_entry e;
-    xlat_resp r;
-    bool held = entry_now(t, &h->req, &e);
-    struct tlb_pending *p = held ? NULL : xlat__unit_req_get(&t->timed->unit);
-    if (!p) { /* answered now: from the entry, or (never lost) for want of memory */
+    if (entry_now(t, &h->req, &e)) {
+        xlat_resp r;
         pop_hit(t, true);
-        make_resp(&r, &h->req, h->issued, &e, held ? XLAT_OK : XLAT_ERR_NOMEM, t->name);
+        make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->name);
         send_answer(t, h->done, h->user, &r);
         return;
     }
+    struct tlb_pending *p = xlat__unit_req_get(&t->timed->unit);
     pop_hit(t, false);
     t->timed->stale++;
     p->stale = true;
@@ -433,6 +448,7 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     struct tlb_pending *p = m->head;
     m->head = m->tail = NULL;
     m->busy = 0;
+    m->held = 0;
     t->timed->busy--;
     wake_senders(t); /* an MSHR is free again */
     while (p) {
@@ -524,43 +540,49 @@ static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, ui
     m->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
     m->fwd = p->req;
     m->head = m->tail = p;
+    m->held = 1;
     t->timed->busy++;
 }
 
 /* Puts `p` behind the outstanding miss of its page, or in a free MSHR that
- * forwards it after `delay` cycles. XLAT_ERR_AGAIN: every MSHR is busy. */
-static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
+ * forwards it after `delay` cycles. NULL when it did, else why it cannot
+ * (the refusal's reason): the MSHR of its page is full, or every MSHR is
+ * busy. */
+static const char *join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
 {
     struct tlb_mshr *free_one;
     struct tlb_mshr *m = find_mshr(t->timed, t->cfg.mshrs, p->req.pasid,
                                    p->req.vaddr >> MSHR_PAGE_SHIFT, &free_one);
     p->next = NULL;
+    if (m && m->held == t->timed->mshr_targets)
+        return "the MSHR of its page holds mshr_targets requests";
     if (m) {
         m->tail->next = p;
         m->tail = p;
+        m->held++;
         t->stats.mshr_merges++;
-        return XLAT_OK;
+        return NULL;
     }
     if (!free_one)
-        return XLAT_ERR_AGAIN;
+        return "every MSHR is busy";
     open_mshr(t, free_one, p, delay);
-    return XLAT_OK;
+    return NULL;
 }
 
 static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
 {
     struct tlb_pending *p = xlat__unit_req_get(&t->timed->unit);
-    if (!p)
-        return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: out of memory for a request",
-                          t->name);
+    if (!p) /* not reached: record_count() covers every MSHR full */
+        return refuse(t, "every request record is in use");
     p->tlb = t;
     p->req = *req;
     p->done = done;
     p->user = user;
     p->issued = t->ctx->now;
-    if (join_miss(t, p, t->cfg.latency) != XLAT_OK) { /* one scan of the MSHRs decides */
+    const char *full = join_miss(t, p, t->cfg.latency); /* one scan of the MSHRs decides */
+    if (full) { /* a sender waiting is woken when an MSHR completes */
         xlat__unit_req_put(&t->timed->unit, p);
-        return refuse(t, "every MSHR is busy");
+        return refuse(t, full);
     }
     t->stats.misses++;
     return XLAT_OK;
