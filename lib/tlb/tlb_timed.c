@@ -323,16 +323,13 @@ static void retry_stale(void *arg)
         wait_for_mshr(p->tlb, p);
 }
 
-/* Takes the oldest hit out of the ring. `answered`: its hit slot is free
- * (else it goes on as a stale hit, and keeps the slot). */
-static void pop_hit(xlat_tlb *t, bool answered)
+/* Takes the oldest hit out of the ring. Its hit slot is freed by the
+ * caller once it is answered (a stale hit sent on keeps it). */
+static void pop_hit(struct tlb_timed *tm)
 {
-    struct tlb_timed *tm = t->timed;
     if (++tm->hit_head == tm->hit_limit)
         tm->hit_head = 0;
     tm->hits--;
-    if (answered)
-        hit_slot_freed(t);
 }
 
 /* Hit `h` (a copy of the oldest in the ring) was accepted before an
@@ -345,13 +342,14 @@ static void stale_hit(xlat_tlb *t, const struct tlb_hit *h)
     xlat_tlb_entry e;
     if (entry_now(t, &h->req, &e)) {
         xlat_resp r;
-        pop_hit(t, true);
+        pop_hit(t->timed);
+        hit_slot_freed(t);
         make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->name);
         send_answer(t, h->done, h->user, &r);
         return;
     }
     struct tlb_pending *p = xlat__unit_req_get(&t->timed->unit);
-    pop_hit(t, false);
+    pop_hit(t->timed);
     t->timed->stale++;
     p->stale = true;
     p->tlb = t;
@@ -378,7 +376,8 @@ static void answer_oldest_hit(xlat_tlb *t)
     make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->name);
     xlat_done_fn done = h->done;
     void *user = h->user;
-    pop_hit(t, true);
+    pop_hit(tm);
+    hit_slot_freed(t);
     send_answer(t, done, user, &r);
 }
 
@@ -422,7 +421,7 @@ static void queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
 static int refuse(xlat_tlb *t, const char *why)
 {
     t->stats.refusals++;
-    return xlat__unit_busy(&t->timed->unit, why);
+    return xlat__busy(t->ctx, "tlb", t->name, why); /* the unit's name too */
 }
 
 static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_done_fn done,
