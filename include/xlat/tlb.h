@@ -93,7 +93,10 @@ typedef struct xlat_tlb_config {
      *  never refuses a hit below latency 256 and keeps a long-latency TLB's
      *  memory bounded. A hit beyond it is refused with ::XLAT_ERR_AGAIN; a
      *  sender waiting through the target's wait hook is woken when a hit is
-     *  answered. The timed unit reserves about 200 bytes per hit in flight. */
+     *  answered. A hit whose entry is invalidated before its answer, and
+     *  that goes on to the next level, still counts until it is answered.
+     *  The timed unit reserves about 220 bytes per hit in flight (its slot,
+     *  a request record and an event). */
     uint32_t    hits_in_flight;
     /** Requests one MSHR holds at most (timed use): the miss that took it
      *  and those that merged into it, stale hits sent on as misses
@@ -102,8 +105,8 @@ typedef struct xlat_tlb_config {
      *  take a second MSHR for the same page); a sender waiting through the
      *  target's wait hook is woken when an MSHR completes. With
      *  hits_in_flight it bounds the timed unit's request records, which
-     *  are all allocated with the unit (about 90 bytes each, hits_in_flight
-     *  + mshrs × mshr_targets of them), so a timed TLB never allocates
+     *  are all allocated with the unit (80 bytes each, hits_in_flight +
+     *  mshrs × mshr_targets of them), so a timed TLB never allocates
      *  while it runs. */
     uint32_t    mshr_targets;
 } xlat_tlb_config;
@@ -275,7 +278,10 @@ XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *
  *        is answered at t + latency with status ::XLAT_ERR_NOT_FOUND.
  *
  * May allocate: the first call (or xlat_tlb_target()) allocates the TLB's
- * timed unit (ports, MSHRs, the hits in flight, request records).
+ * timed unit (ports, MSHRs, the hits in flight, request records) and
+ * reserves on the context the events it can have pending at once
+ * (xlat_tlb_config::hits_in_flight + mshrs), so that nothing it does inside
+ * xlat_tick() / xlat_advance() allocates.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `tlb` is NULL, or `next` has no translate function.
  * @retval XLAT_ERR_NOMEM the timed unit could not be allocated; nothing changed.
