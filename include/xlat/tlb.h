@@ -115,7 +115,7 @@ typedef struct xlat_tlb_config {
 #define XLAT_TLB_HITS_PER_PORT 256u
 
 /** @brief Requests one MSHR holds by default (see xlat_tlb_config::mshr_targets). */
-#define XLAT_TLB_MSHR_TARGETS 16u
+#define XLAT_TLB_MSHR_TARGETS 8u
 
 /** @brief One translation held by a TLB: the translation record of target.h. */
 typedef xlat_translation xlat_tlb_entry;
