@@ -421,7 +421,7 @@ static void queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
 static int refuse(xlat_tlb *t, const char *why)
 {
     t->stats.refusals++;
-    return xlat__busy(t->ctx, "tlb", t->name, why); /* the unit's name too */
+    return xlat__busy(t->ctx, "tlb", t->name, why); /* as xlat__unit_busy, one call less */
 }
 
 static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_done_fn done,
