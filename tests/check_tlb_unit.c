@@ -554,6 +554,92 @@ START_TEST(mshr_targets_bound_the_merges)
 }
 END_TEST
 
+/* Leaves the context's event pool with exactly the units' reserve free:
+ * the host schedules until the pool would have to grow (the allocator
+ * fails from here on). A unit that posts beyond its budget then finds
+ * the pool empty, which xlat__events_overruns() counts. */
+static void fill_to_the_reserve(counting_alloc *ca)
+{
+    ca->fail_after = 0;
+    while (xlat_schedule(h.ctx, 1000000000, never_fires, NULL) == XLAT_OK)
+        continue;
+}
+
+static uint64_t answered, resent;
+
+/* A next level without a wait hook: refuses every third cycle (the TLB
+ * retries next cycle with its own event), else answers inside translate. */
+static int flaky_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    (void)unit;
+    if (xlat_now(h.ctx) % 3 == 0)
+        return XLAT_ERR_AGAIN;
+    return immediate_translate(NULL, req, done, user);
+}
+
+/* Counts, and sends one request in two on again from inside the callback
+ * (a latency-0 TLB answers it in the same cycle, in a batch of its own). */
+static void count_and_resend(void *user, const xlat_resp *r)
+{
+    (void)user;
+    answered++;
+    xlat_req req = {.id = r->id + 1, .vaddr = r->vaddr ^ 0x1000, .pasid = 1};
+    if (r->id & 1 && xlat_tlb_translate(h.t, &req, count_and_resend, NULL) == XLAT_OK)
+        resent++;
+}
+
+/* The event budget is an upper bound: with the pool holding exactly the
+ * reserve, a TLB of latency 0 or 1 with two hit slots and two MSHRs of two
+ * targets, under hits, merges, stale hits (an invalidation every cycle),
+ * resends from callbacks, refusals of every kind and a next level that
+ * refuses without a wait hook, never posts beyond it (no overrun) and
+ * allocates nothing. */
+START_TEST(event_budget_is_an_upper_bound)
+{
+    static counting_alloc ca; /* outlives the test: the teardown frees through it */
+    counting_alloc_init(&ca);
+    xlat_ctx_destroy(h.ctx);
+    h.ctx = test_ctx(3, &ca);
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.entries = 8;
+    cfg.latency = (uint32_t)_i;
+    cfg.mshrs = 2;
+    cfg.ports = 3;
+    cfg.hits_in_flight = 2;
+    cfg.mshr_targets = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_target next = {flaky_translate, NULL, NULL};
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &next), XLAT_OK);
+    fill_to_the_reserve(&ca);
+    size_t allocs = ca.allocs;
+    uint64_t state = 9, accepted = 0;
+    answered = resent = 0;
+    for (uint64_t cycle = 0; cycle < 20000; cycle++) {
+        for (int k = 0; k < 4; k++) { /* one more than the ports */
+            uint64_t r = test_rand(&state);
+            xlat_req req = {.id = r & ~1ull, .vaddr = (r % 12) << 12, .pasid = 1};
+            req.id |= k & 1;
+            accepted += xlat_tlb_translate(h.t, &req, count_and_resend, NULL) == XLAT_OK;
+        }
+        xlat_tlb_invalidate(h.t, 1, (test_rand(&state) % 12) << 12);
+        xlat_tick(h.ctx);
+    }
+    xlat_advance(h.ctx, 10);
+    ca.fail_after = -1;
+    ck_assert_uint_eq(xlat__events_overruns(h.ctx), 0);
+    ck_assert_uint_eq(ca.allocs, allocs);
+    ck_assert_uint_eq(answered, accepted + resent);
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(h.t, &st);
+    ck_assert_uint_gt(st.hits, 1000); /* the load did reach every path */
+    ck_assert_uint_gt(st.mshr_merges, 100);
+    ck_assert_uint_gt(st.refusals, 1000);
+    ck_assert_uint_gt(resent, 1000);
+}
+END_TEST
+
 Suite *tlb_unit_suite(void)
 {
     Suite *s = suite_create("tlb_unit");
@@ -573,5 +659,6 @@ Suite *tlb_unit_suite(void)
     tcase_add_test(tc, immediate_next_level_answers_misses_outside_translate);
     tcase_add_test(tc, same_cycle_order_as_one_event_per_hit);
     tcase_add_test(tc, stale_hit_retries_come_from_the_budget);
+    tcase_add_loop_test(tc, event_budget_is_an_upper_bound, 0, 2);
     return s;
 }
