@@ -29,10 +29,10 @@ static void fail_loop(make_fn make, unmake_fn unmake, const char *what)
     xlat_walker_config_init(&wc);
     wc.pt = d.pt;
     ck_assert_int_eq(xlat_walker_create(ctx, &wc, &d.walker), XLAT_OK);
-    /* Once, with the allocator working: the context's event pool grows to
-     * what this unit reserves and keeps that size (it is the context's, not
-     * a leak), so the loop below sees only the create's own allocations. */
-    void *warm;
+    /* The context's event pool keeps what units reserved in it (it never
+     * shrinks; xlat_ctx_destroy frees it): one create beforehand grows it,
+     * so that the loop counts only what the create itself holds. */
+    void *warm = NULL;
     ck_assert_int_eq(make(ctx, &d, &warm), XLAT_OK);
     unmake(warm);
     int rc = XLAT_ERR_NOMEM;

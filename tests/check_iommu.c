@@ -493,6 +493,7 @@ START_TEST(policy_state_fails_cleanly)
         xlat_physmem *mem;
         xlat_pagetable *pt;
         test_table(ctx, &mem, &pt);
+        test_grow_events(ctx, 8192); /* the context's, kept after a failed create */
         size_t base_live = ca.live_bytes;
         xlat_iommu_config c;
         xlat_iommu_config_init(&c);

@@ -437,6 +437,91 @@ START_TEST(steady_state_does_not_allocate)
 }
 END_TEST
 
+size_t xlat__events_overruns(const xlat_ctx *ctx); /* internal: posts beyond a budget */
+
+/* A TLB with small bounds everywhere, so that every refusal happens. */
+static xlat_tlb *small_tlb(const char *name, uint32_t latency, uint32_t mshrs, uint32_t ports,
+                           uint32_t hits, uint32_t targets)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb *t = NULL;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = name;
+    cfg.entries = 16;
+    cfg.ways = 4;
+    cfg.latency = latency;
+    cfg.mshrs = mshrs;
+    cfg.ports = ports;
+    cfg.hits_in_flight = hits;
+    cfg.mshr_targets = targets;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &t), XLAT_OK);
+    return t;
+}
+
+/* Two L1s over an L2 over a bounded responder, under load from the first
+ * cycle after creation: hits, merges, refusals of every kind (ports, hit
+ * slots, MSHRs, full MSHRs, the responder's bound, which the L2 waits out
+ * through its wait hook, as the L1s do the L2's), and invalidations and
+ * flushes with requests in flight. Nothing allocates once the units are
+ * created, no post exceeds a unit's budget, and every accepted request is
+ * answered. */
+START_TEST(hierarchy_allocates_nothing_after_create)
+{
+    static counting_alloc ca; /* outlives the test: the fixture's teardown frees through it */
+    counting_alloc_init(&ca);
+    teardown();
+    memset(&h, 0, sizeof(h));
+    h.ctx = test_ctx(6, &ca);
+    xlat_tlb *l1b;
+    h.l1 = small_tlb("l1a", 1, 2, 2, 2, 2);
+    l1b = small_tlb("l1b", 2, 3, 2, 0, 3);
+    h.l2 = small_tlb("l2", 5, 3, 1, 4, 2);
+    h.mem = responder(20, 2, XLAT_PERM_R | XLAT_PERM_W);
+    xlat_target t2 = xlat_tlb_target(h.l2), tm = xlat_fixed_target(h.mem);
+    ck_assert_int_eq(xlat_tlb_set_next(h.l1, &t2), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_set_next(l1b, &t2), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_set_next(h.l2, &tm), XLAT_OK);
+    xlat_tlb *l1[2] = {h.l1, l1b};
+    size_t allocs = ca.allocs;
+    uint64_t state = 11, accepted = 0;
+    steady_done = 0;
+    for (uint64_t cycle = 0; cycle < 50000; cycle++) {
+        for (int i = 0; i < 2; i++)
+            for (int k = 0; k < 3; k++) { /* one more than the ports */
+                uint64_t r = test_rand(&state);
+                xlat_req req = {.id = accepted, .vaddr = (r % 40) << 12, .pasid = 1};
+                accepted += xlat_tlb_translate(l1[i], &req, count_done, NULL) == XLAT_OK;
+            }
+        uint64_t r = test_rand(&state);
+        if (r % 5 == 0) /* a shootdown of one page, everywhere */
+            for (int i = 0; i < 3; i++)
+                xlat_tlb_invalidate(i < 2 ? l1[i] : h.l2, 1, ((r >> 8) % 40) << 12);
+        if (r % 211 == 0)
+            xlat_tlb_flush(l1[(r >> 8) & 1]);
+        if (r % 401 == 0)
+            xlat_tlb_invalidate_pasid(h.l2, 1);
+        xlat_tick(h.ctx);
+    }
+    xlat_advance(h.ctx, 1000);
+    ck_assert_uint_eq(ca.allocs, allocs);
+    ck_assert_uint_eq(xlat__events_overruns(h.ctx), 0);
+    ck_assert_uint_eq(steady_done, accepted);
+    ck_assert_uint_eq(xlat_pending_events(h.ctx), 0);
+    /* The load did reach every bound (else the test proves less). */
+    xlat_tlb_stats a, b, l2;
+    xlat_tlb_stats_get(h.l1, &a);
+    xlat_tlb_stats_get(l1b, &b);
+    xlat_tlb_stats_get(h.l2, &l2);
+    ck_assert_uint_gt(a.refusals, 0);
+    ck_assert_uint_gt(b.refusals, 0);
+    ck_assert_uint_gt(l2.refusals, 0);
+    ck_assert_uint_gt(l2.mshr_merges, 0);
+    ck_assert_uint_gt(a.hits, 0);
+    ck_assert_uint_gt(l2.hits, 0);
+    xlat_tlb_destroy(l1b);
+}
+END_TEST
+
 START_TEST(shootdowns_leave_nothing_stale)
 {
     shootdown_result r;
@@ -468,6 +553,7 @@ Suite *tlb_timed_suite(void)
     tcase_add_test(tc, destroy_with_requests_in_flight);
     tcase_add_test(tc, every_accepted_request_completes_once);
     tcase_add_test(tc, steady_state_does_not_allocate);
+    tcase_add_test(tc, hierarchy_allocates_nothing_after_create);
     tcase_add_loop_test(tc, shootdowns_leave_nothing_stale, 0, 3);
     return s;
 }

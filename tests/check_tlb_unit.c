@@ -74,7 +74,7 @@ START_TEST(long_latency_memory_is_bounded)
     xlat_tlb *short_one = timed(64, 255, 1);
     h.t = timed(64, 1000000, 1);
     ck_assert_uint_eq(xlat_tlb_memory(h.t), xlat_tlb_memory(short_one));
-    ck_assert_uint_eq(xlat_tlb_memory(h.t), 51986); /* 160,005,530 before the bound */
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 56068); /* 160,005,530 before the bound */
     xlat_tlb_destroy(short_one);
     preload(h.t, 7);
     for (uint64_t i = 0; i < XLAT_TLB_HITS_PER_PORT; i++) {
@@ -147,19 +147,19 @@ START_TEST(functional_tlb_bytes)
     cfg.ways = 16;
     ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
     size_t bytes = xlat_tlb_memory(h.t);
-    ck_assert_uint_eq(bytes, 1228);
-    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 584); /* the struct */
+    ck_assert_uint_eq(bytes, 1236);
+    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 592); /* the struct */
     preload(h.t, 3);
     ck_assert_int_eq(xlat_tlb_lookup(h.t, 1, 0x3000, NULL), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0x3000), XLAT_OK);
-    ck_assert_uint_eq(xlat_tlb_memory(h.t), 1228);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 1236);
     /* Not a timed unit until set_next or target: translate refuses. */
     ck_assert_int_eq(send(1, 0x3000), XLAT_ERR_STATE);
     ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "not a timed unit"));
     ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.t), 0);
     xlat_target tg = xlat_tlb_target(h.t);
     ck_assert_ptr_nonnull(tg.translate);
-    ck_assert_uint_gt(xlat_tlb_memory(h.t), 1228);
+    ck_assert_uint_gt(xlat_tlb_memory(h.t), 1236);
     ck_assert_int_eq(send(1, 0x3000), XLAT_OK);
     xlat_advance(h.ctx, 1);
     ck_assert_int_eq(h.n, 1);
@@ -179,6 +179,7 @@ START_TEST(timed_unit_out_of_memory)
     xlat_tlb_config_init(&cfg);
     ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
     preload(h.t, 2);
+    test_grow_events(h.ctx, 4096); /* the context's, kept after a failed call */
     size_t base = ca.live_bytes, bytes = xlat_tlb_memory(h.t);
     long n = 0;
     for (;; n++) {
@@ -194,7 +195,9 @@ START_TEST(timed_unit_out_of_memory)
         ck_assert_int_eq(send(1, 0x2000), XLAT_ERR_STATE);
         ck_assert_int_eq(xlat_tlb_probe(h.t, 1, 0x2000, NULL), XLAT_OK);
     }
-    ck_assert_int_eq(n, 6); /* unit, hit ring, MSHRs, wait queue, pool, observer list */
+    /* unit, hit ring, MSHRs, the skeleton's name, records and wait queue,
+     * observer list */
+    ck_assert_int_eq(n, 7);
     xlat_tlb_destroy(h.t);
     h.t = NULL;
     ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
@@ -363,12 +366,14 @@ static void fill_event_pool(counting_alloc *ca)
         ck_assert_int_eq(xlat_schedule(h.ctx, 1000000000, never_fires, NULL), XLAT_OK);
 }
 
+size_t xlat__events_overruns(const xlat_ctx *ctx); /* internal: posts beyond a budget */
+
 /* Two hits lose their entry to an invalidation while the only MSHR is
- * busy: each must retry a cycle later. The host has filled the event pool
- * and the allocator fails, yet the retries are posted (the TLB reserved
- * its events at create; the host's never eat into them), and both hits
- * are answered once the MSHR frees: nothing lost, nothing failed. */
-START_TEST(stale_hit_is_not_lost_when_its_retry_cannot_be_scheduled)
+ * busy: each retries every cycle until the MSHR frees, then goes on as a
+ * miss. The context's event pool is full of the host's events and the
+ * allocator fails everything: the retries come out of the TLB's budget,
+ * nothing allocates, nothing is lost, and no post overruns a budget. */
+START_TEST(stale_hit_retries_come_from_the_budget)
 {
     static counting_alloc ca; /* outlives the test: the teardown frees through it */
     counting_alloc_init(&ca);
@@ -395,23 +400,244 @@ START_TEST(stale_hit_is_not_lost_when_its_retry_cannot_be_scheduled)
     ck_assert_int_eq(send(3, 0xA000), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0xA000), XLAT_OK);
     fill_event_pool(&ca);
+    size_t allocs = ca.allocs;
     ca.fail_after = 0;
-    xlat_tick(h.ctx);
-    ck_assert_int_eq(h.n, 0); /* both retried, neither failed */
     xlat_advance(h.ctx, 300);
     ca.fail_after = -1;
+    ck_assert_uint_eq(ca.allocs, allocs);
+    ck_assert_uint_eq(xlat__events_overruns(h.ctx), 0);
     ck_assert_int_eq(h.n, 3);
     ck_assert_uint_eq(h.done[0].id, 1);
     ck_assert_uint_eq(h.done[0].completed, 101);
+    /* At 101 the fill frees the MSHR first; then request 2's retry opens it
+     * again (forwarded at once) and request 3's joins it. */
     for (int i = 1; i < 3; i++) {
         ck_assert_uint_eq(h.done[i].id, (uint64_t)i + 1);
         ck_assert_int_eq(h.done[i].status, XLAT_OK);
-        ck_assert_uint_eq(h.done[i].completed, 201); /* forwarded when the MSHR freed */
+        ck_assert_uint_eq(h.done[i].issued, 1);
+        ck_assert_uint_eq(h.done[i].completed, 201);
         ck_assert_str_eq(h.done[i].resolver, "mem");
     }
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(h.t, &st);
+    ck_assert_uint_eq(st.mshr_merges, 1);
     xlat_tlb_destroy(h.t);
     h.t = NULL;
     xlat_fixed_destroy(mem);
+}
+END_TEST
+
+static uint64_t tries[8];
+static int n_tries;
+
+/* Sends hit 3 (page 0xC) and, refused, waits through the wait hook. */
+static void try_hit_3(void *user)
+{
+    (void)user;
+    ck_assert_int_lt(n_tries, 8);
+    tries[n_tries++] = xlat_now(h.ctx);
+    if (send(3, 0xC000) == XLAT_ERR_AGAIN) {
+        xlat_target tg = xlat_tlb_target(h.t);
+        ck_assert_int_eq(tg.wait(tg.unit, try_hit_3, NULL), XLAT_OK);
+    }
+}
+
+/* A hit whose entry is invalidated before its answer, and that must wait
+ * for an MSHR, is still a hit in flight: with one hit slot, the next hit
+ * is refused until the stale one is answered (at 201, through the MSHR
+ * that freed at 101), and the sender waiting for a slot is woken then. */
+START_TEST(stale_hit_keeps_its_hit_slot)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.mshrs = 1;
+    cfg.ports = 2;
+    cfg.hits_in_flight = 1;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_fixed_config fc;
+    xlat_fixed *mem;
+    xlat_fixed_config_init(&fc);
+    fc.latency = 100;
+    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
+    xlat_target tm = xlat_fixed_target(mem);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    preload(h.t, 0xA);
+    preload(h.t, 0xC);
+    n_tries = 0;
+    ck_assert_int_eq(send(1, 0xB000), XLAT_OK); /* the MSHR until 101 */
+    ck_assert_int_eq(send(2, 0xA000), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0xA000), XLAT_OK);
+    xlat_tick(h.ctx); /* hit 2 is stale and waits for the MSHR */
+    try_hit_3(NULL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "every hit slot is in flight"));
+    xlat_advance(h.ctx, 300);
+    ck_assert_int_eq(n_tries, 3); /* refused at 1; woken by the MSHR at 101, refused */
+    ck_assert_uint_eq(tries[0], 1);
+    ck_assert_uint_eq(tries[1], 101);
+    ck_assert_uint_eq(tries[2], 201); /* woken by the stale hit's answer: accepted */
+    ck_assert_int_eq(h.n, 3);
+    const uint64_t ids[] = {1, 2, 3}, completed[] = {101, 201, 202};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+        ck_assert_uint_eq(h.done[i].completed, completed[i]);
+    }
+    ck_assert_uint_eq(h.done[2].issued, 201);
+    xlat_tlb_destroy(h.t);
+    h.t = NULL;
+    xlat_fixed_destroy(mem);
+}
+END_TEST
+
+static void retry_miss_3(void *user)
+{
+    (void)user;
+    ck_assert_int_lt(n_tries, 8);
+    tries[n_tries++] = xlat_now(h.ctx);
+    ck_assert_int_eq(send(3, 0x5010), XLAT_OK);
+}
+
+/* An MSHR holds at most mshr_targets requests: a third miss on its page is
+ * refused (it takes no second MSHR, nor a record), and a sender waiting
+ * through the wait hook is woken when the MSHR completes, in the cycle of
+ * the fill, where its request now hits. */
+START_TEST(mshr_targets_bound_the_merges)
+{
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.mshrs = 2;
+    cfg.ports = 4;
+    cfg.mshr_targets = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_fixed_config fc;
+    xlat_fixed *mem;
+    xlat_fixed_config_init(&fc);
+    fc.name = "mem";
+    fc.latency = 10;
+    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
+    xlat_target tm = xlat_fixed_target(mem);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    size_t bytes = xlat_tlb_memory(h.t);
+    n_tries = 0;
+    ck_assert_int_eq(send(1, 0x5000), XLAT_OK);
+    ck_assert_int_eq(send(2, 0x5008), XLAT_OK); /* merges: the MSHR holds 2 */
+    ck_assert_int_eq(send(3, 0x5010), XLAT_ERR_AGAIN);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx),
+                     "tlb t: the MSHR of its page holds mshr_targets requests");
+    ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.t), 1); /* no second MSHR for the page */
+    xlat_target tg = xlat_tlb_target(h.t);
+    ck_assert_int_eq(tg.wait(tg.unit, retry_miss_3, NULL), XLAT_OK);
+    ck_assert_int_eq(send(4, 0x6000), XLAT_OK); /* another page takes the other MSHR */
+    xlat_advance(h.ctx, 10);
+    ck_assert_int_eq(n_tries, 0);
+    xlat_tick(h.ctx); /* 11: both fills arrive */
+    ck_assert_int_eq(n_tries, 1);
+    ck_assert_uint_eq(tries[0], 11);
+    xlat_advance(h.ctx, 5);
+    ck_assert_int_eq(h.n, 4);
+    const uint64_t ids[] = {1, 2, 4, 3}, completed[] = {11, 11, 11, 12};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, ids[i]);
+        ck_assert_uint_eq(h.done[i].completed, completed[i]);
+        ck_assert_int_eq(h.done[i].status, XLAT_OK);
+    }
+    ck_assert_str_eq(h.done[3].resolver, "t"); /* a hit on the filled entry */
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(h.t, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+    ck_assert_uint_eq(st.mshr_merges, 1);
+    ck_assert_uint_eq(st.misses, 3);
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), bytes); /* records are all there from the start */
+    xlat_tlb_destroy(h.t);
+    h.t = NULL;
+    xlat_fixed_destroy(mem);
+}
+END_TEST
+
+/* Leaves the context's event pool with exactly the units' reserve free:
+ * the host schedules until the pool would have to grow (the allocator
+ * fails from here on). A unit that posts beyond its budget then finds
+ * the pool empty, which xlat__events_overruns() counts. */
+static void fill_to_the_reserve(counting_alloc *ca)
+{
+    ca->fail_after = 0;
+    while (xlat_schedule(h.ctx, 1000000000, never_fires, NULL) == XLAT_OK)
+        continue;
+}
+
+static uint64_t answered, resent;
+
+/* A next level without a wait hook: refuses every third cycle (the TLB
+ * retries next cycle with its own event), else answers inside translate. */
+static int flaky_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    (void)unit;
+    if (xlat_now(h.ctx) % 3 == 0)
+        return XLAT_ERR_AGAIN;
+    return immediate_translate(NULL, req, done, user);
+}
+
+/* Counts, and sends one request in two on again from inside the callback
+ * (a latency-0 TLB answers it in the same cycle, in a batch of its own). */
+static void count_and_resend(void *user, const xlat_resp *r)
+{
+    (void)user;
+    answered++;
+    xlat_req req = {.id = r->id + 1, .vaddr = r->vaddr ^ 0x1000, .pasid = 1};
+    if (r->id & 1 && xlat_tlb_translate(h.t, &req, count_and_resend, NULL) == XLAT_OK)
+        resent++;
+}
+
+/* The event budget is an upper bound: with the pool holding exactly the
+ * reserve, a TLB of latency 0 or 1 with two hit slots and two MSHRs of two
+ * targets, under hits, merges, stale hits (an invalidation every cycle),
+ * resends from callbacks, refusals of every kind and a next level that
+ * refuses without a wait hook, never posts beyond it (no overrun) and
+ * allocates nothing. */
+START_TEST(event_budget_is_an_upper_bound)
+{
+    static counting_alloc ca; /* outlives the test: the teardown frees through it */
+    counting_alloc_init(&ca);
+    xlat_ctx_destroy(h.ctx);
+    h.ctx = test_ctx(3, &ca);
+    xlat_tlb_config cfg;
+    xlat_tlb_config_init(&cfg);
+    cfg.name = "t";
+    cfg.entries = 8;
+    cfg.latency = (uint32_t)_i;
+    cfg.mshrs = 2;
+    cfg.ports = 3;
+    cfg.hits_in_flight = 2;
+    cfg.mshr_targets = 2;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
+    xlat_target next = {flaky_translate, NULL, NULL};
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &next), XLAT_OK);
+    fill_to_the_reserve(&ca);
+    size_t allocs = ca.allocs;
+    uint64_t state = 9, accepted = 0;
+    answered = resent = 0;
+    for (uint64_t cycle = 0; cycle < 20000; cycle++) {
+        for (int k = 0; k < 4; k++) { /* one more than the ports */
+            uint64_t r = test_rand(&state);
+            xlat_req req = {.id = r & ~1ull, .vaddr = (r % 12) << 12, .pasid = 1};
+            req.id |= k & 1;
+            accepted += xlat_tlb_translate(h.t, &req, count_and_resend, NULL) == XLAT_OK;
+        }
+        xlat_tlb_invalidate(h.t, 1, (test_rand(&state) % 12) << 12);
+        xlat_tick(h.ctx);
+    }
+    xlat_advance(h.ctx, 10);
+    ca.fail_after = -1;
+    ck_assert_uint_eq(xlat__events_overruns(h.ctx), 0);
+    ck_assert_uint_eq(ca.allocs, allocs);
+    ck_assert_uint_eq(answered, accepted + resent);
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(h.t, &st);
+    ck_assert_uint_gt(st.hits, 1000); /* the load did reach every path */
+    ck_assert_uint_gt(st.mshr_merges, 100);
+    ck_assert_uint_gt(st.refusals, 1000);
+    ck_assert_uint_gt(resent, 1000);
 }
 END_TEST
 
@@ -422,6 +648,8 @@ Suite *tlb_unit_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, long_latency_memory_is_bounded);
     tcase_add_test(tc, configured_hits_in_flight);
+    tcase_add_test(tc, stale_hit_keeps_its_hit_slot);
+    tcase_add_test(tc, mshr_targets_bound_the_merges);
     tc = test_case(s, "structure");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, functional_tlb_bytes);
@@ -431,6 +659,7 @@ Suite *tlb_unit_suite(void)
     tcase_add_test(tc, latency_zero_hits_answer_outside_translate);
     tcase_add_test(tc, immediate_next_level_answers_misses_outside_translate);
     tcase_add_test(tc, same_cycle_order_as_one_event_per_hit);
-    tcase_add_test(tc, stale_hit_is_not_lost_when_its_retry_cannot_be_scheduled);
+    tcase_add_test(tc, stale_hit_retries_come_from_the_budget);
+    tcase_add_loop_test(tc, event_budget_is_an_upper_bound, 0, 2);
     return s;
 }

@@ -77,3 +77,13 @@ void test_table(xlat_ctx *ctx, xlat_physmem **mem, xlat_pagetable **pt)
     tc.mem = *mem;
     ck_assert_int_eq(xlat_pagetable_create(ctx, &tc, pt), XLAT_OK);
 }
+
+/* Internal (static library): the event budgets of lib/core/internal.h. */
+int xlat__events_reserve(xlat_ctx *ctx, size_t n);
+void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
+
+void test_grow_events(xlat_ctx *ctx, size_t n)
+{
+    ck_assert_int_eq(xlat__events_reserve(ctx, n), XLAT_OK);
+    xlat__events_unreserve(ctx, n);
+}

@@ -30,6 +30,11 @@ xlat_ctx *test_ctx(uint64_t seed, counting_alloc *ca);
 /* Default physical memory and an empty x86-64 4-level page table on it. */
 void test_table(xlat_ctx *ctx, xlat_physmem **mem, xlat_pagetable **pt);
 
+/* Grows the context's event pool to hold `n` more events than it promises
+ * now, and keeps it so: the pool is the context's and never shrinks, so a
+ * test that counts a create's memory grows it first. */
+void test_grow_events(xlat_ctx *ctx, size_t n);
+
 /* splitmix64: the one deterministic generator of the test programs. */
 uint64_t test_rand(uint64_t *state);
 

@@ -93,12 +93,29 @@ typedef struct xlat_tlb_config {
      *  never refuses a hit below latency 256 and keeps a long-latency TLB's
      *  memory bounded. A hit beyond it is refused with ::XLAT_ERR_AGAIN; a
      *  sender waiting through the target's wait hook is woken when a hit is
-     *  answered. The timed unit reserves about 200 bytes per hit in flight. */
+     *  answered. A hit whose entry is invalidated before its answer, and
+     *  that goes on to the next level, still counts until it is answered.
+     *  The timed unit reserves about 220 bytes per hit in flight (its slot,
+     *  a request record and an event). */
     uint32_t    hits_in_flight;
+    /** Requests one MSHR holds at most (timed use): the miss that took it
+     *  and those that merged into it, stale hits sent on as misses
+     *  included. 0 (the default): ::XLAT_TLB_MSHR_TARGETS. A miss on a page
+     *  whose MSHR is full is refused with ::XLAT_ERR_AGAIN (it does not
+     *  take a second MSHR for the same page); a sender waiting through the
+     *  target's wait hook is woken when an MSHR completes. With
+     *  hits_in_flight it bounds the timed unit's request records, which
+     *  are all allocated with the unit (80 bytes each, hits_in_flight +
+     *  mshrs × mshr_targets of them), so a timed TLB never allocates
+     *  while it runs. */
+    uint32_t    mshr_targets;
 } xlat_tlb_config;
 
 /** @brief Hits in flight per port by default (see xlat_tlb_config::hits_in_flight). */
 #define XLAT_TLB_HITS_PER_PORT 256u
+
+/** @brief Requests one MSHR holds by default (see xlat_tlb_config::mshr_targets). */
+#define XLAT_TLB_MSHR_TARGETS 8u
 
 /** @brief One translation held by a TLB: the translation record of target.h. */
 typedef xlat_translation xlat_tlb_entry;
@@ -121,7 +138,7 @@ typedef struct xlat_tlb_stats {
 typedef void (*xlat_tlb_evict_fn)(void *user, xlat_tlb *tlb, const xlat_tlb_entry *victim);
 
 /** @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port,
- *         hits in flight from ports and latency. */
+ *         hits in flight from ports and latency, ::XLAT_TLB_MSHR_TARGETS requests per MSHR. */
 XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
 
 /**
@@ -261,7 +278,10 @@ XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *
  *        is answered at t + latency with status ::XLAT_ERR_NOT_FOUND.
  *
  * May allocate: the first call (or xlat_tlb_target()) allocates the TLB's
- * timed unit (ports, MSHRs, the hits in flight, request records).
+ * timed unit (ports, MSHRs, the hits in flight, request records) and
+ * reserves on the context the events it can have pending at once
+ * (xlat_tlb_config::hits_in_flight + mshrs), so that nothing it does inside
+ * xlat_tick() / xlat_advance() allocates.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `tlb` is NULL, or `next` has no translate function.
  * @retval XLAT_ERR_NOMEM the timed unit could not be allocated; nothing changed.
@@ -279,15 +299,15 @@ XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
  * space and, for xlat_tlb_invalidate(), the same 1 GiB region) is answered
  * without filling this TLB. A miss waits in an MSHR keyed by PASID and
  * 4 KiB virtual page; a second miss on the same key joins it (no new MSHR,
- * no new request downstream). Does not allocate once warm.
+ * no new request downstream) while the MSHR holds fewer than
+ * xlat_tlb_config::mshr_targets requests. Never allocates.
  * @retval XLAT_OK accepted: `done` will be called exactly once
  * @retval XLAT_ERR_AGAIN this cycle's ports are used, a miss found every
- *         MSHR busy, or a hit found xlat_tlb_config::hits_in_flight hits
- *         in flight; nothing was taken
+ *         MSHR busy or the MSHR of its page full, or a hit found
+ *         xlat_tlb_config::hits_in_flight hits in flight; nothing was taken
  * @retval XLAT_ERR_INVAL NULL `tlb`, `req` or `done`
  * @retval XLAT_ERR_STATE the TLB has no timed unit yet: call
  *         xlat_tlb_set_next() (NULL for no next level) or xlat_tlb_target() first
- * @retval XLAT_ERR_NOMEM the request pool could not grow
  */
 XLAT_API int xlat_tlb_translate(xlat_tlb *tlb, const xlat_req *req, xlat_done_fn done,
                                 void *user);

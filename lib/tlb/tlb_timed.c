@@ -16,9 +16,14 @@
  * share one timing-wheel event instead of one each. A batch closes when
  * the TLB schedules anything else for its cycle, so the TLB's own events
  * keep the order they had with one event per hit.
+ *
+ * The unit is built on the core skeleton (struct xlat__unit): its events
+ * carry its id and come out of a budget reserved when the unit is
+ * allocated, so nothing it does inside tick can fail for want of memory
+ * (see event_budget()).
  */
 #include "tlb_internal.h"
-#include "waitq.h"
+#include "unit.h"
 
 #define MSHR_PAGE_SHIFT 12 /* misses are merged per smallest page */
 #define INVAL_RING 16      /* invalidations a fill can check against */
@@ -43,11 +48,13 @@ struct tlb_pending {
     xlat_done_fn done;
     void *user;
     uint64_t issued;
+    bool stale; /* a hit out of the ring: it keeps its hit slot until answered */
 };
 
 struct tlb_mshr {
     xlat_tlb *tlb;
     int busy;
+    uint32_t held;      /* requests waiting on it, at most mshr_targets */
     uint64_t inval_seq; /* invalidations seen when it was allocated */
     uint32_t pasid;
     uint64_t page;
@@ -56,19 +63,20 @@ struct tlb_mshr {
 };
 
 struct tlb_timed {
+    struct xlat__unit unit;   /* records: misses and stale hits; waiting senders */
     xlat_tlb *tlb;
     struct tlb_mshr *mshr;
     uint32_t busy;
-    struct xlat_pool pending;
+    uint32_t mshr_targets;    /* requests one MSHR holds at most */
     xlat_target next;
     uint64_t port_cycle;
     uint32_t port_used;
     struct tlb_hit *hit;      /* ring of hit_limit slots, oldest at hit_head */
     uint32_t hit_head, hits, hit_limit;
+    uint32_t stale;           /* stale hits out of the ring, not answered yet */
     uint64_t batch;           /* the latest batch of hits */
     uint64_t batch_cycle;     /* its cycle while it takes more hits, else XLAT_NEVER */
     bool hit_refused;         /* a hit was refused for want of a slot: wake on an answer */
-    struct xlat_waitq waitq;  /* senders refused for want of an MSHR or a hit slot */
     /* The latest invalidations, so that a fill can tell whether one that
      * came while it was outstanding covers it. */
     struct tlb_shootdown recent[INVAL_RING];
@@ -76,9 +84,10 @@ struct tlb_timed {
 };
 
 static void drain_hits(void *arg);
+static void wake_senders(xlat_tlb *t);
 static void retry_stale(void *arg);
 static void forward_miss(void *arg);
-static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay);
+static const char *join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay);
 
 /* ---- the unit's life ------------------------------------------------- */
 
@@ -102,6 +111,40 @@ static void invalidated(void *user, const struct tlb_shootdown *sd)
     tm->recent[tm->inval_seq % INVAL_RING] = *sd;
 }
 
+/* The most events the unit can have pending at once:
+ * - one per batch of hits in the ring: a batch's event is posted with its
+ *   first hit and fires before any hit of the batch leaves the ring, so
+ *   every pending one has at least one hit of its own in the ring;
+ * - one per stale hit waiting for an MSHR (its retry next cycle), and a
+ *   stale hit is out of the ring: with the hits in the ring, at most
+ *   hit_limit (see stale_hit());
+ * - one per MSHR: its forward, then its retry or, through the next level's
+ *   wait hook, the next level's wake-up, which this budget covers (the
+ *   contract: a sender's budget covers the wake-ups it waits for).
+ * Wake-ups this unit posts for the senders waiting on it, and the retry it
+ * posts for a sender refused for its ports, are theirs to count. */
+static size_t event_budget(const struct tlb_timed *tm, const xlat_tlb_config *c)
+{
+    return (size_t)tm->hit_limit + c->mshrs;
+}
+
+/* Requests one MSHR can hold (the configured number, or the default). */
+static uint32_t mshr_targets(const xlat_tlb_config *c)
+{
+    return c->mshr_targets ? c->mshr_targets : XLAT_TLB_MSHR_TARGETS;
+}
+
+/* Request records the unit can need at once, so that its pool is fixed:
+ * every stale hit holds a hit slot (hit_limit of them, the hits in the
+ * ring included), and every miss sits in an MSHR that holds at most
+ * mshr_targets requests (stale hits that joined it included). A miss that
+ * cannot get into an MSHR is refused in translate, so taking a record
+ * inside tick never fails and translate never allocates. */
+static size_t record_count(const struct tlb_timed *tm, const xlat_tlb_config *c)
+{
+    return (size_t)tm->hit_limit + (size_t)c->mshrs * tm->mshr_targets;
+}
+
 /* Allocates everything of `tm`; on failure the caller releases it. */
 static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
 {
@@ -109,18 +152,18 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     tm->port_cycle = XLAT_NEVER;
     tm->batch_cycle = XLAT_NEVER;
     tm->hit_limit = hit_limit(&t->cfg);
+    tm->mshr_targets = mshr_targets(&t->cfg);
     tm->hit = xlat__calloc(t->ctx, tm->hit_limit, sizeof(*tm->hit));
     tm->mshr = xlat__calloc(t->ctx, t->cfg.mshrs, sizeof(*tm->mshr));
     if (!tm->hit || !tm->mshr)
         return XLAT_ERR_NOMEM;
     for (uint32_t i = 0; i < t->cfg.mshrs; i++)
         tm->mshr[i].tlb = t;
-    /* Waiters on every MSHR, and a record for every hit in flight should
-     * an invalidation send them all to the next level: a configured TLB
-     * never grows its pool in steady state. */
-    size_t records = (size_t)tm->hit_limit + 2u * t->cfg.mshrs;
-    if (xlat__waitq_init(&tm->waitq, t->ctx) != XLAT_OK ||
-        xlat__pool_init(&tm->pending, t->ctx, sizeof(struct tlb_pending), records) != XLAT_OK)
+    struct xlat__unit_spec spec = {
+        .kind = "tlb", .name = t->name, .req_size = sizeof(struct tlb_pending),
+        .reqs = record_count(tm, &t->cfg), .fixed = 1, .events = event_budget(tm, &t->cfg),
+    };
+    if (xlat__unit_init(&tm->unit, t->ctx, &spec) != XLAT_OK)
         return XLAT_ERR_NOMEM;
     return xlat__tlb_observe(t, invalidated, tm);
 }
@@ -137,28 +180,14 @@ int xlat__tlb_timed_ensure(xlat_tlb *t)
                       t->name);
 }
 
-static int owned_event(void *tlb, xlat_event_fn fn, void *user)
-{
-    if (fn == drain_hits)
-        return ((struct tlb_timed *)user)->tlb == tlb;
-    if (fn == retry_stale)
-        return ((struct tlb_pending *)user)->tlb == tlb;
-    if (fn == forward_miss)
-        return ((struct tlb_mshr *)user)->tlb == tlb;
-    return 0;
-}
-
 void xlat__tlb_timed_release(xlat_tlb *t)
 {
     struct tlb_timed *tm = t->timed;
     if (!tm)
         return;
-    xlat__cancel_events(t->ctx, owned_event, t);
     xlat__tlb_unobserve(t, invalidated, tm);
-    if (tm->pending.ctx)
-        xlat__pool_release(&tm->pending);
-    if (tm->waitq.ctx)
-        xlat__waitq_release(&tm->waitq);
+    if (tm->unit.name) /* initialised (a failed init released itself) */
+        xlat__unit_fini(&tm->unit); /* cancels its pending events */
     xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * sizeof(*tm->mshr));
     xlat__free(t->ctx, tm->hit, tm->hit_limit * sizeof(*tm->hit));
     xlat__free(t->ctx, tm, sizeof(*tm));
@@ -171,7 +200,8 @@ size_t xlat__tlb_timed_bytes(const xlat_tlb *t)
     if (!tm)
         return 0;
     return sizeof(*tm) + t->cfg.mshrs * sizeof(*tm->mshr) +
-           (size_t)tm->hit_limit * sizeof(*tm->hit) + xlat__pool_bytes(&tm->pending);
+           (size_t)tm->hit_limit * sizeof(*tm->hit) + xlat__unit_bytes(&tm->unit) +
+           strlen(tm->unit.name) + 1;
 }
 
 int xlat_tlb_set_next(xlat_tlb *t, const xlat_target *next)
@@ -219,6 +249,16 @@ static void send_answer(xlat_tlb *t, xlat_done_fn done, void *user, xlat_resp *r
     done(user, r);
 }
 
+/* A hit in flight was answered: a sender refused for want of a hit slot
+ * may try again. */
+static void hit_slot_freed(xlat_tlb *t)
+{
+    if (t->timed->hit_refused) {
+        t->timed->hit_refused = false;
+        wake_senders(t);
+    }
+}
+
 /* Answers waiter `p` from `e` (or with `status`), recycling the record first. */
 static void answer_pending(xlat_tlb *t, struct tlb_pending *p, const xlat_tlb_entry *e,
                            int status, const char *resolver)
@@ -227,17 +267,23 @@ static void answer_pending(xlat_tlb *t, struct tlb_pending *p, const xlat_tlb_en
     make_resp(&r, &p->req, p->issued, e, status, resolver);
     xlat_done_fn done = p->done;
     void *user = p->user;
-    xlat__pool_put(&t->timed->pending, p);
+    bool was_hit = p->stale;
+    xlat__unit_req_put(&t->timed->unit, p);
+    if (was_hit) {
+        t->timed->stale--;
+        hit_slot_freed(t);
+    }
     send_answer(t, done, user, &r);
 }
 
-/* Schedules one of the TLB's own events. One at the cycle of the open
- * batch closes it: hits accepted after it get an event after it. */
-static int own_schedule(xlat_tlb *t, uint64_t delay, xlat_event_fn fn, void *arg)
+/* Posts one of the TLB's own events (within its budget: cannot fail). One
+ * at the cycle of the open batch closes it: hits accepted after it get an
+ * event after it. */
+static void own_post(xlat_tlb *t, uint64_t delay, xlat_event_fn fn, void *arg)
 {
     if (t->ctx->now + delay == t->timed->batch_cycle)
         t->timed->batch_cycle = XLAT_NEVER;
-    return xlat_schedule(t->ctx, delay, fn, arg);
+    xlat__unit_post(&t->timed->unit, delay, fn, arg);
 }
 
 /* Room freed: the senders waiting retry, after the batch open now. */
@@ -245,7 +291,7 @@ static void wake_senders(xlat_tlb *t)
 {
     if (t->timed->batch_cycle == t->ctx->now)
         t->timed->batch_cycle = XLAT_NEVER;
-    xlat__waitq_wake(&t->timed->waitq);
+    xlat__unit_wake(&t->timed->unit);
 }
 
 /* ---- hits ------------------------------------------------------------ */
@@ -263,8 +309,8 @@ static bool entry_now(xlat_tlb *t, const xlat_req *req, xlat_tlb_entry *e)
  * busy it looks again next cycle. */
 static void wait_for_mshr(xlat_tlb *t, struct tlb_pending *p)
 {
-    if (join_miss(t, p, 0) != XLAT_OK && own_schedule(t, 1, retry_stale, p) != XLAT_OK)
-        answer_pending(t, p, NULL, XLAT_ERR_NOMEM, t->name); /* never lose an accepted request */
+    if (join_miss(t, p, 0))
+        own_post(t, 1, retry_stale, p);
 }
 
 static void retry_stale(void *arg)
@@ -277,40 +323,41 @@ static void retry_stale(void *arg)
         wait_for_mshr(p->tlb, p);
 }
 
-/* Hit `h` (out of the ring) was accepted before an invalidation: it is
- * answered from what the TLB holds now, or sent on as a miss, never
- * answered with a removed entry. */
+/* Takes the oldest hit out of the ring. Its hit slot is freed by the
+ * caller once it is answered (a stale hit sent on keeps it). */
+static void pop_hit(struct tlb_timed *tm)
+{
+    if (++tm->hit_head == tm->hit_limit)
+        tm->hit_head = 0;
+    tm->hits--;
+}
+
+/* Hit `h` (a copy of the oldest in the ring) was accepted before an
+ * invalidation: it is answered from what the TLB holds now, or sent on as
+ * a miss, never answered with a removed entry. Until it is answered it
+ * still counts as a hit in flight, which bounds the stale hits (and their
+ * records and retries) by hit_limit: the record is there (record_count()). */
 static void stale_hit(xlat_tlb *t, const struct tlb_hit *h)
 {
     xlat_tlb_entry e;
-    xlat_resp r;
-    bool held = entry_now(t, &h->req, &e);
-    struct tlb_pending *p = held ? NULL : xlat__pool_get(&t->timed->pending);
-    if (!p) { /* answered now: from the entry, or (never lost) for want of memory */
-        make_resp(&r, &h->req, h->issued, &e, held ? XLAT_OK : XLAT_ERR_NOMEM, t->name);
+    if (entry_now(t, &h->req, &e)) {
+        xlat_resp r;
+        pop_hit(t->timed);
+        hit_slot_freed(t);
+        make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->name);
         send_answer(t, h->done, h->user, &r);
         return;
     }
+    struct tlb_pending *p = xlat__unit_req_get(&t->timed->unit);
+    pop_hit(t->timed);
+    t->timed->stale++;
+    p->stale = true;
     p->tlb = t;
     p->req = h->req;
     p->done = h->done;
     p->user = h->user;
     p->issued = h->issued;
     wait_for_mshr(t, p);
-}
-
-/* Takes the oldest hit out of the ring; a sender refused for want of a
- * slot may try again. */
-static void pop_hit(xlat_tlb *t)
-{
-    struct tlb_timed *tm = t->timed;
-    if (++tm->hit_head == tm->hit_limit)
-        tm->hit_head = 0;
-    tm->hits--;
-    if (tm->hit_refused) {
-        tm->hit_refused = false;
-        wake_senders(t);
-    }
 }
 
 /* Answers the oldest hit; its slot is free before the callback runs. */
@@ -320,7 +367,6 @@ static void answer_oldest_hit(xlat_tlb *t)
     const struct tlb_hit *h = &tm->hit[tm->hit_head];
     if (h->inval_seq != tm->inval_seq) {
         struct tlb_hit stale = *h;
-        pop_hit(t);
         stale_hit(t, &stale);
         return;
     }
@@ -330,7 +376,8 @@ static void answer_oldest_hit(xlat_tlb *t)
     make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->name);
     xlat_done_fn done = h->done;
     void *user = h->user;
-    pop_hit(t);
+    pop_hit(tm);
+    hit_slot_freed(t);
     send_answer(t, done, user, &r);
 }
 
@@ -349,15 +396,13 @@ static void drain_hits(void *arg)
 
 /* Puts a hit of `req` on way `w` at the end of the ring, in the open batch
  * of its cycle or in a new one with its own event. */
-static int queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
-                     xlat_done_fn done, void *user)
+static void queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
+                      xlat_done_fn done, void *user)
 {
     struct tlb_timed *tm = t->timed;
     uint64_t due = t->ctx->now + t->cfg.latency;
     if (due != tm->batch_cycle) {
-        if (xlat_schedule(t->ctx, t->cfg.latency, drain_hits, tm) != XLAT_OK)
-            return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: out of memory for a request",
-                              t->name);
+        xlat__unit_post(&tm->unit, t->cfg.latency, drain_hits, tm);
         tm->batch++;
         tm->batch_cycle = due;
     }
@@ -371,25 +416,22 @@ static int queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
     h->batch = tm->batch;
     h->way = *w;
     tm->hits++;
-    return XLAT_OK;
 }
 
 static int refuse(xlat_tlb *t, const char *why)
 {
     t->stats.refusals++;
-    return xlat__busy(t->ctx, "tlb", t->name, why);
+    return xlat__busy(t->ctx, "tlb", t->name, why); /* as xlat__unit_busy, one call less */
 }
 
 static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_done_fn done,
                       void *user)
 {
-    if (t->timed->hits == t->timed->hit_limit) {
+    if (t->timed->hits + t->timed->stale == t->timed->hit_limit) {
         t->timed->hit_refused = true;
         return refuse(t, "every hit slot is in flight");
     }
-    int rc = queue_hit(t, w, req, done, user);
-    if (rc != XLAT_OK)
-        return rc;
+    queue_hit(t, w, req, done, user);
     xlat__tlb_touch(t, w); /* only once the hit is accepted */
     t->stats.hits++;
     return XLAT_OK;
@@ -405,6 +447,7 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     struct tlb_pending *p = m->head;
     m->head = m->tail = NULL;
     m->busy = 0;
+    m->held = 0;
     t->timed->busy--;
     wake_senders(t); /* an MSHR is free again */
     while (p) {
@@ -458,11 +501,14 @@ static void forward_miss(void *arg)
         complete_mshr(m, NULL, XLAT_ERR_NOT_FOUND, t->name);
         return;
     }
-    int rc = t->timed->next.translate(t->timed->next.unit, &m->fwd, fill_done, m);
-    if (rc == XLAT_ERR_AGAIN) /* the next level is busy: retry when it has room */
-        rc = xlat__target_retry(t->ctx, &t->timed->next, forward_miss, m);
-    if (rc != XLAT_OK)
-        complete_mshr(m, NULL, rc, t->name); /* never lose an accepted request */
+    const xlat_target *next = &t->timed->next;
+    int rc = next->translate(next->unit, &m->fwd, fill_done, m);
+    if (rc == XLAT_ERR_AGAIN) { /* busy: retry when it has room, or next cycle */
+        if (!next->wait || next->wait(next->unit, forward_miss, m) != XLAT_OK)
+            own_post(t, 1, forward_miss, m);
+    } else if (rc != XLAT_OK) {
+        complete_mshr(m, NULL, rc, t->name); /* refused for good: answered, never lost */
+    }
 }
 
 /* The MSHR a new miss on (pasid, page) joins, if any; a miss outstanding
@@ -484,57 +530,59 @@ static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pas
 }
 
 /* Takes free MSHR `m` for `p`, forwarded after `delay` cycles. */
-static int open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, uint32_t delay)
+static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, uint32_t delay)
 {
-    int rc = own_schedule(t, delay, forward_miss, m);
-    if (rc != XLAT_OK)
-        return rc;
+    own_post(t, delay, forward_miss, m);
     m->busy = 1;
     m->inval_seq = t->timed->inval_seq;
     m->pasid = p->req.pasid;
     m->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
     m->fwd = p->req;
     m->head = m->tail = p;
+    m->held = 1;
     t->timed->busy++;
-    return XLAT_OK;
 }
 
 /* Puts `p` behind the outstanding miss of its page, or in a free MSHR that
- * forwards it after `delay` cycles. XLAT_ERR_AGAIN: every MSHR is busy. */
-static int join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
+ * forwards it after `delay` cycles. NULL when it did, else why it cannot
+ * (the refusal's reason): the MSHR of its page is full, or every MSHR is
+ * busy. */
+static const char *join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
 {
     struct tlb_mshr *free_one;
     struct tlb_mshr *m = find_mshr(t->timed, t->cfg.mshrs, p->req.pasid,
                                    p->req.vaddr >> MSHR_PAGE_SHIFT, &free_one);
     p->next = NULL;
+    if (m && m->held == t->timed->mshr_targets)
+        return "the MSHR of its page holds mshr_targets requests";
     if (m) {
         m->tail->next = p;
         m->tail = p;
+        m->held++;
         t->stats.mshr_merges++;
-        return XLAT_OK;
+        return NULL;
     }
-    return free_one ? open_mshr(t, free_one, p, delay) : XLAT_ERR_AGAIN;
+    if (!free_one)
+        return "every MSHR is busy";
+    open_mshr(t, free_one, p, delay);
+    return NULL;
 }
 
 static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
 {
-    struct tlb_pending *p = xlat__pool_get(&t->timed->pending);
-    if (!p)
-        return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: out of memory for a request",
-                          t->name);
+    struct tlb_pending *p = xlat__unit_req_get(&t->timed->unit);
+    if (!p) /* not reached: record_count() covers every MSHR full */
+        return refuse(t, "every request record is in use");
     p->tlb = t;
     p->req = *req;
     p->done = done;
     p->user = user;
     p->issued = t->ctx->now;
-    int rc = join_miss(t, p, t->cfg.latency); /* one scan of the MSHRs decides */
-    if (rc != XLAT_OK)
-        xlat__pool_put(&t->timed->pending, p);
-    if (rc == XLAT_ERR_AGAIN)
-        return refuse(t, "every MSHR is busy");
-    if (rc != XLAT_OK)
-        return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: out of memory for a request",
-                          t->name);
+    const char *full = join_miss(t, p, t->cfg.latency); /* one scan of the MSHRs decides */
+    if (full) { /* a sender waiting is woken when an MSHR completes */
+        xlat__unit_req_put(&t->timed->unit, p);
+        return refuse(t, full);
+    }
     t->stats.misses++;
     return XLAT_OK;
 }
@@ -579,9 +627,10 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     struct tlb_timed *tm = t->timed;
     if (!tm)
         return xlat__fail(t->ctx, XLAT_ERR_STATE, "tlb %s: not a timed unit", t->name);
-    if (tm->port_cycle == t->ctx->now && tm->port_used >= t->cfg.ports)
-        return own_schedule(t, 1, fn, user);
-    return xlat__waitq_add(&tm->waitq, fn, user);
+    if (tm->port_cycle != t->ctx->now || tm->port_used < t->cfg.ports)
+        return xlat__unit_wait(&tm->unit, fn, user);
+    own_post(t, 1, fn, user); /* the sender's event, in its budget */
+    return XLAT_OK;
 }
 
 xlat_target xlat_tlb_target(xlat_tlb *t)
