@@ -265,16 +265,22 @@ XLAT_API int xlat_iommu_l2_port(const xlat_iommu *iommu, uint32_t gpu, xlat_l2_p
  * @param victim the entry evicted (copied).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL or gpu out of range
- * @retval XLAT_ERR_NOMEM the victim queue could not grow (the victim is dropped)
+ * @retval XLAT_ERR_AGAIN the victim queue (64 per GPU, allocated at create) is full:
+ *         the victim is dropped. Only victims queued faster than the IOMMU
+ *         hands them on (more than that within one cycle) can fill it.
  */
 XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *victim);
 
 /**
  * @brief Accept an ATS request from GPU `req->gpu`.
  * @retval XLAT_OK
- * @retval XLAT_ERR_AGAIN the buffer is full; nothing was taken
+ * @retval XLAT_ERR_AGAIN the buffer is full, or every request record is held
+ *         by answered requests whose walk or probe is still out; nothing was
+ *         taken. The target's `wait` hook calls back when room frees.
  * @retval XLAT_ERR_INVAL NULL arguments or `req->gpu` out of range
- * @retval XLAT_ERR_NOMEM
+ *
+ * Never allocates: the records (buffer_entries + walk.walkers +
+ * walk.queue_entries) and the events are reserved by xlat_iommu_create().
  */
 XLAT_API int xlat_iommu_translate(xlat_iommu *iommu, const xlat_req *req, xlat_done_fn done,
                                   void *user);
