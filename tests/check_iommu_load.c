@@ -1,0 +1,230 @@
+/* The IOMMU under load allocates nothing and posts within its budget
+ * (doc/composition.md, rule 2): four GPUs' L2s attached, remote probes,
+ * spills, page faults served by a host PRI handler that maps the page, and
+ * shootdowns, with a buffer small enough that requests are refused. */
+#include "testutil.h"
+
+/* Internal symbol of the static library: posts that found no reserved
+ * event (a unit exceeded its budget). */
+size_t xlat__events_overruns(const xlat_ctx *ctx);
+
+#define GPUS 4
+#define PAGES 96   /* the shared working set, pages 0..95 of PASID 1 */
+#define PASID 1
+#define FRAME(vpn) (0x5000 + (vpn))
+
+static struct {
+    counting_alloc ca;
+    xlat_ctx *ctx;
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    xlat_iommu *m;
+    xlat_tlb *l2[GPUS];
+    uint64_t sent, answered, refused, l2_hits, mapped_by_handler, woken;
+    bool waiting;
+} w;
+
+static void map(uint64_t vpn)
+{
+    ck_assert_int_eq(xlat_pagetable_map(w.pt, PASID, vpn << 12, FRAME(vpn), 12,
+                                        XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
+}
+
+/* The host's PRI handler: maps every faulting page and resumes the walk at
+ * once, from inside the callback (allowed). */
+static void pri(void *user, xlat_iommu *m, const xlat_iommu_fault *f, size_t n)
+{
+    (void)user;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t vpn = f[i].vaddr >> 12;
+        if (xlat_pagetable_lookup(w.pt, PASID, f[i].vaddr, NULL) != XLAT_OK) {
+            map(vpn);
+            w.mapped_by_handler++;
+        }
+        ck_assert_int_eq(xlat_iommu_fault_done(m, f[i].token, XLAT_OK), XLAT_OK);
+    }
+}
+
+static void build_tlb(xlat_tlb **t, const char *name)
+{
+    xlat_tlb_config c;
+    xlat_tlb_config_init(&c);
+    c.name = name;
+    c.entries = 16;
+    c.ways = 4;
+    ck_assert_int_eq(xlat_tlb_create(w.ctx, &c, t), XLAT_OK);
+}
+
+static void world(xlat_incl incl, bool multi)
+{
+    static const char *const names[GPUS] = {"gpu0.l2", "gpu1.l2", "gpu2.l2", "gpu3.l2"};
+    memset(&w, 0, sizeof(w));
+    counting_alloc_init(&w.ca);
+    w.ctx = test_ctx(11, &w.ca);
+    test_table(w.ctx, &w.mem, &w.pt);
+    for (uint64_t vpn = 0; vpn < PAGES; vpn++)
+        if (vpn % 8) /* every eighth page faults on its first walk */
+            map(vpn);
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.walk.pt = w.pt;
+    c.walk.walkers = 4;
+    c.walk.queue_entries = 8;
+    c.walk.mem_latency = 5;
+    c.gpus = GPUS;
+    c.buffer_entries = 12;
+    c.tlb_entries = 32;
+    c.tlb_ways = 8;
+    c.tlb_latency = 10;
+    c.inclusion = incl;
+    c.multi_app = multi;
+    c.remote_latency = 15;
+    c.spill_counter = 2;
+    c.fault_fn = pri;
+    c.fault_batch = 3;
+    c.fault_timeout = 40; /* partial batches wait on the fault timer */
+    ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &w.m), XLAT_OK);
+    for (uint32_t g = 0; g < GPUS; g++) {
+        build_tlb(&w.l2[g], names[g]);
+        ck_assert_int_eq(xlat_iommu_attach_l2(w.m, g, w.l2[g]), XLAT_OK);
+    }
+}
+
+static void teardown(void)
+{
+    xlat_iommu_destroy(w.m);
+    for (uint32_t g = 0; g < GPUS; g++)
+        xlat_tlb_destroy(w.l2[g]);
+    xlat_pagetable_destroy(w.pt);
+    xlat_physmem_destroy(w.mem);
+    xlat_ctx_destroy(w.ctx);
+    ck_assert_uint_eq(w.ca.live_bytes, 0);
+}
+
+/* The GPU's L2 is filled with the answer, policy metadata included, as
+ * the timed L2 would fill it. */
+static void answered(void *user, const xlat_resp *r)
+{
+    uint32_t g = (uint32_t)(uintptr_t)user;
+    w.answered++;
+    ck_assert_int_eq(r->status, XLAT_OK);
+    ck_assert_uint_eq(r->pfn, FRAME(r->vaddr >> 12));
+    xlat_tlb_entry e = {.pasid = r->pasid, .vpn = r->vaddr >> r->page_shift, .pfn = r->pfn,
+                        .page_shift = r->page_shift, .perm = r->perm, .flags = r->flags};
+    ck_assert_int_ge(xlat_tlb_insert(w.l2[g], &e, NULL), 0);
+}
+
+static void room(void *user)
+{
+    (void)user;
+    w.waiting = false;
+    w.woken++;
+}
+
+static void send(uint32_t g, uint64_t vpn)
+{
+    xlat_req req = {.id = w.sent, .vaddr = vpn << 12 | 0x40, .pasid = PASID, .gpu = (uint16_t)g};
+    xlat_tlb_entry e;
+    if (xlat_tlb_lookup(w.l2[g], PASID, req.vaddr, &e) == XLAT_OK) {
+        w.l2_hits++;
+        return;
+    }
+    int rc = xlat_iommu_translate(w.m, &req, answered, (void *)(uintptr_t)g);
+    ck_assert(rc == XLAT_OK || rc == XLAT_ERR_AGAIN);
+    w.sent += rc == XLAT_OK;
+    w.refused += rc == XLAT_ERR_AGAIN;
+    if (rc == XLAT_ERR_AGAIN && !w.waiting) {
+        xlat_target t = xlat_iommu_target(w.m);
+        ck_assert_int_eq(t.wait(t.unit, room, NULL), XLAT_OK);
+        w.waiting = true;
+    }
+}
+
+/* A page leaves the table and is shot down: its next walk faults. */
+static void shoot_down(uint64_t vpn)
+{
+    if (xlat_pagetable_lookup(w.pt, PASID, vpn << 12, NULL) == XLAT_OK)
+        ck_assert_int_eq(xlat_pagetable_unmap(w.pt, PASID, vpn << 12), XLAT_OK);
+    ck_assert_int_ge(xlat_iommu_invalidate(w.m, PASID, vpn << 12), 0);
+}
+
+/* 6000 cycles of two requests a cycle from random GPUs over the shared
+ * pages, four shootdowns every 300 cycles; then a drain. */
+static void load(void)
+{
+    uint64_t s = 5;
+    while (xlat_now(w.ctx) < 6000) {
+        for (int k = 0; k < 2; k++) {
+            uint64_t r = test_rand(&s);
+            send((uint32_t)(r % GPUS), (r >> 8) % PAGES);
+        }
+        if (xlat_now(w.ctx) % 300 == 150)
+            for (int k = 0; k < 4; k++)
+                shoot_down(test_rand(&s) % PAGES);
+        ck_assert_int_eq(xlat_advance(w.ctx, 1), XLAT_OK);
+    }
+    while (xlat_pending_events(w.ctx))
+        ck_assert_int_eq(xlat_advance(w.ctx, 100), XLAT_OK);
+}
+
+static void run(xlat_incl incl, bool multi, xlat_iommu_stats *st)
+{
+    world(incl, multi);
+    size_t allocs = w.ca.allocs, frees = w.ca.frees;
+    load();
+    ck_assert_uint_eq(w.ca.allocs, allocs);
+    ck_assert_uint_eq(w.ca.frees, frees);
+    ck_assert_uint_eq(xlat__events_overruns(w.ctx), 0);
+    xlat_iommu_stats_get(w.m, st);
+    ck_assert_uint_eq(w.answered, w.sent);
+    ck_assert_uint_eq(st->requests, w.sent);
+    ck_assert_uint_eq(st->refusals, w.refused);
+    ck_assert_uint_gt(w.refused, 0);
+    ck_assert_uint_gt(w.woken, 0);
+    ck_assert_uint_gt(w.mapped_by_handler, 0);
+    ck_assert_uint_gt(st->faults, 0);
+    ck_assert_uint_gt(st->fault_batches, 0);
+    ck_assert_uint_gt(st->walks, 0);
+}
+
+START_TEST(mostly_inclusive_allocates_nothing)
+{
+    xlat_iommu_stats st;
+    run(XLAT_INCL_MOSTLY, false, &st);
+    ck_assert_uint_gt(st.tlb_hits, 0);
+    teardown();
+}
+END_TEST
+
+START_TEST(least_tlb_allocates_nothing)
+{
+    xlat_iommu_stats st;
+    run(XLAT_INCL_LEAST, false, &st);
+    ck_assert_uint_gt(st.remote_probes, 0);
+    ck_assert_uint_gt(st.remote_hits, 0);
+    ck_assert_uint_gt(st.victims_in, 0);
+    ck_assert_uint_gt(st.walks_aborted + st.late_discarded, 0);
+    teardown();
+}
+END_TEST
+
+START_TEST(least_tlb_multi_allocates_nothing)
+{
+    xlat_iommu_stats st;
+    run(XLAT_INCL_LEAST, true, &st);
+    ck_assert_uint_gt(st.remote_probes, 0);
+    ck_assert_uint_gt(st.spills, 0);
+    ck_assert_uint_gt(st.victims_in, 0);
+    teardown();
+}
+END_TEST
+
+Suite *iommu_load_suite(void)
+{
+    Suite *s = suite_create("iommu_load");
+    TCase *tc = test_case(s, "no_allocation");
+    tcase_add_test(tc, mostly_inclusive_allocates_nothing);
+    tcase_add_test(tc, least_tlb_allocates_nothing);
+    tcase_add_test(tc, least_tlb_multi_allocates_nothing);
+    return s;
+}
