@@ -110,7 +110,7 @@ static void answered(void *user, const xlat_resp *r)
     ck_assert_int_eq(r->status, XLAT_OK);
     ck_assert_uint_eq(r->pfn, FRAME(r->vaddr >> 12));
     xlat_tlb_entry e = {.pasid = r->pasid, .vpn = r->vaddr >> r->page_shift, .pfn = r->pfn,
-                        .page_shift = r->page_shift, .perm = r->perm, .flags = r->flags};
+                        .page_shift = r->page_shift, .perm = r->perm, .meta = r->meta};
     ck_assert_int_ge(xlat_tlb_insert(w.l2[g], &e, NULL), 0);
 }
 

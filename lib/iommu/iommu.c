@@ -257,7 +257,7 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 
 void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e)
 {
-    e->flags = 0;
+    memset(&e->meta, 0, sizeof(e->meta));
     if (m->incl->native)
         m->incl->native(m->incl_state, e);
 }
@@ -320,7 +320,6 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
                       .resolver = resolver};
     if (e && status == XLAT_OK) {
         xlat_tlb_entry out = *e;
-        out.aux = 0;
         xlat__iommu_native(m, &out); /* what the policy marks on a fresh translation */
         xlat__resp_translate(&resp, &out, r->req.vaddr, r->req.access);
         if (m->incl->on_answer)

@@ -92,7 +92,7 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
 int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source);
 /* Removes what covers (pasid, vaddr) from the IOMMU TLB(s); the count. */
 int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr);
-/* Clears e's flags and lets the policy mark a translation that leaves
+/* Clears e's metadata and lets the policy mark a translation that leaves
  * for a GPU's L2 (iommu.c). */
 void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e);
 /* Queues an L2 victim of GPU gpu for the policy. */

@@ -83,7 +83,7 @@ static void gone(struct xlat_iommu *m, const xlat_tlb_entry *e)
 int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source)
 {
     xlat_tlb_entry in = *e, old, victim;
-    in.aux = source; /* the IOMMU entry remembers which GPU it came from */
+    in.meta.home_gpu = (uint16_t)source; /* the IOMMU entry remembers which GPU it came from */
     bool refresh = xlat_tlb_probe(m->tlb, e->pasid, e->vpn << e->page_shift, &old) == XLAT_OK &&
                    old.vpn == e->vpn && old.page_shift == e->page_shift;
     int rc = xlat_tlb_insert(m->tlb, &in, &victim);
