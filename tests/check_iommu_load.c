@@ -242,6 +242,131 @@ START_TEST(least_tlb_multi_allocates_nothing)
 }
 END_TEST
 
+/* ---- records held by late probes ---------------------------------------
+ * A request answered by its walk keeps its record while its remote probe
+ * is still on its way; no configuration bounds how long. Every record
+ * taken, translate refuses (an answer, not a failure inside tick), and the
+ * sender is woken when a late probe frees one. */
+
+typedef struct late_probe {
+    xlat_l2_answer_fn answer;
+    void *actx;
+} late_probe;
+
+static late_probe lp[8];
+static int nlp;
+static uint64_t woken_at;
+
+static void late_arrives(void *arg)
+{
+    late_probe *p = arg;
+    p->answer(p->actx, NULL); /* a miss: the walk has answered long ago */
+}
+
+/* GPU 1's L2 lies 3000 cycles away. */
+static int late_send(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
+                     void *actx)
+{
+    (void)user, (void)pasid, (void)vaddr;
+    late_probe *p = &lp[nlp++];
+    *p = (late_probe){answer, actx};
+    return xlat_schedule(w.ctx, 3000, late_arrives, p);
+}
+
+static int late_insert(void *user, const xlat_tlb_entry *e)
+{
+    (void)user, (void)e;
+    return 0;
+}
+
+static int late_invalidate(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_gone_fn gone,
+                           void *gctx)
+{
+    (void)user, (void)pasid, (void)vaddr, (void)gone, (void)gctx;
+    return 0;
+}
+
+static void late_room(void *user)
+{
+    (void)user;
+    woken_at = xlat_now(w.ctx);
+}
+
+static void late_answered(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_int_eq(r->status, XLAT_OK);
+    w.answered++;
+}
+
+/* One ATS buffer entry, one walker, one walker queue slot: 3 records. */
+static void late_world(void)
+{
+    memset(&w, 0, sizeof(w));
+    nlp = 0;
+    woken_at = 0;
+    w.ctx = test_ctx(3, NULL);
+    test_table(w.ctx, &w.mem, &w.pt);
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.walk.pt = w.pt;
+    c.walk.walkers = 1;
+    c.walk.queue_entries = 1;
+    c.gpus = 2;
+    c.buffer_entries = 1;
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tracker_fp_bits = 16;
+    ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &w.m), XLAT_OK);
+    xlat_l2_port port = {.probe = late_send, .insert = late_insert,
+                         .invalidate = late_invalidate, .name = "far"};
+    ck_assert_int_eq(xlat_iommu_attach_l2_port(w.m, 1, &port), XLAT_OK);
+    for (uint64_t vpn = 1; vpn <= 4; vpn++) {
+        map(vpn);
+        xlat_tlb_entry e = {.pasid = PASID, .vpn = vpn, .pfn = FRAME(vpn), .page_shift = 12,
+                            .perm = XLAT_PERM_R};
+        ck_assert_int_eq(xlat_iommu_preload_l2(w.m, 1, &e), XLAT_OK); /* GPU 1 is tracked */
+    }
+}
+
+static int late_send_req(uint64_t vpn)
+{
+    xlat_req req = {.id = vpn, .vaddr = vpn << 12, .pasid = PASID, .gpu = 0};
+    return xlat_iommu_translate(w.m, &req, late_answered, NULL);
+}
+
+START_TEST(late_probes_hold_records)
+{
+    late_world();
+    for (uint64_t vpn = 1; vpn <= 3; vpn++) {
+        ck_assert_int_eq(late_send_req(vpn), XLAT_OK);
+        while (w.answered < vpn)
+            ck_assert_int_eq(xlat_advance(w.ctx, 1), XLAT_OK);
+    }
+    /* Answered at 700, 1400, 2100 (200 + a 500-cycle walk each); the
+     * three probes sent at 200, 900, 1600 are still out. */
+    ck_assert_uint_eq(xlat_now(w.ctx), 2100);
+    ck_assert_int_eq(late_send_req(4), XLAT_ERR_AGAIN);
+    ck_assert_str_eq(xlat_ctx_errmsg(w.ctx), "iommu iommu: every request record is taken");
+    xlat_target t = xlat_iommu_target(w.m);
+    ck_assert_int_eq(t.wait(t.unit, late_room, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_advance(w.ctx, 3200 - 2100), XLAT_OK);
+    ck_assert_uint_eq(woken_at, 3200); /* the first probe's miss freed its record */
+    ck_assert_int_eq(late_send_req(4), XLAT_OK);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(w.m, &st);
+    ck_assert_uint_eq(st.refusals, 1);
+    ck_assert_uint_eq(st.remote_probes, 3); /* request 4 looks up until 3400 */
+    ck_assert_uint_eq(st.late_discarded, 1);
+    while (xlat_pending_events(w.ctx))
+        ck_assert_int_eq(xlat_advance(w.ctx, 100), XLAT_OK);
+    ck_assert_uint_eq(w.answered, 4);
+    xlat_iommu_stats_get(w.m, &st);
+    ck_assert_uint_eq(st.remote_probes, 4);
+    ck_assert_uint_eq(st.late_discarded, 4);
+    teardown();
+}
+END_TEST
+
 Suite *iommu_load_suite(void)
 {
     Suite *s = suite_create("iommu_load");
@@ -249,5 +374,7 @@ Suite *iommu_load_suite(void)
     tcase_add_test(tc, mostly_inclusive_allocates_nothing);
     tcase_add_test(tc, least_tlb_allocates_nothing);
     tcase_add_test(tc, least_tlb_multi_allocates_nothing);
+    tc = test_case(s, "records");
+    tcase_add_test(tc, late_probes_hold_records);
     return s;
 }
