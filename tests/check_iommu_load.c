@@ -367,6 +367,75 @@ START_TEST(late_probes_hold_records)
 }
 END_TEST
 
+/* ---- waking refused senders at most once a cycle ------------------------
+ * 64 senders wait; two requests are answered in one cycle, and the first
+ * answer's sender registers 64 more waits (the first wake freed the
+ * slots). Waking again in the same cycle would post 128 wake-ups before
+ * any fired, beyond the 64 reserved: the second lot is woken next cycle. */
+
+static uint64_t wakes_at[2];
+
+static void woken(void *user)
+{
+    (void)user;
+    uint64_t now = xlat_now(w.ctx);
+    ck_assert(now == 200 || now == 201);
+    wakes_at[now - 200]++;
+}
+
+static void wait_64(void)
+{
+    xlat_target t = xlat_iommu_target(w.m);
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(t.wait(t.unit, woken, NULL), XLAT_OK);
+}
+
+static void first_answer_waits(void *user, const xlat_resp *r)
+{
+    ck_assert_int_eq(r->status, XLAT_OK);
+    if (w.answered++ == 0)
+        wait_64();
+    (void)user;
+}
+
+START_TEST(senders_woken_once_a_cycle)
+{
+    memset(&w, 0, sizeof(w));
+    memset(wakes_at, 0, sizeof(wakes_at));
+    counting_alloc_init(&w.ca);
+    w.ctx = test_ctx(4, &w.ca);
+    test_table(w.ctx, &w.mem, &w.pt);
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.walk.pt = w.pt;
+    c.walk.walkers = 1;
+    c.walk.queue_entries = 1;
+    c.buffer_entries = 2;
+    ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &w.m), XLAT_OK);
+    for (uint64_t vpn = 1; vpn <= 2; vpn++) {
+        xlat_tlb_entry e = {.pasid = PASID, .vpn = vpn, .pfn = FRAME(vpn), .page_shift = 12,
+                            .perm = XLAT_PERM_R};
+        ck_assert_int_eq(xlat_iommu_preload(w.m, 0, &e), XLAT_OK);
+    }
+    w.ca.fail_after = 0; /* the crowd fills the pool up to the reservations */
+    crowd_events();
+    wait_64();
+    for (uint64_t vpn = 1; vpn <= 2; vpn++) {
+        xlat_req req = {.id = vpn, .vaddr = vpn << 12, .pasid = PASID};
+        ck_assert_int_eq(xlat_iommu_translate(w.m, &req, first_answer_waits, NULL), XLAT_OK);
+    }
+    ck_assert_int_eq(xlat_advance(w.ctx, 202), XLAT_OK);
+    ck_assert_uint_eq(w.answered, 2);
+    ck_assert_uint_eq(wakes_at[0], 64);
+    ck_assert_uint_eq(wakes_at[1], 64);
+    ck_assert_uint_eq(xlat__events_overruns(w.ctx), 0);
+    w.ca.fail_after = -1;
+    while (xlat_pending_events(w.ctx))
+        ck_assert_int_eq(xlat_advance(w.ctx, 1000), XLAT_OK);
+    teardown();
+}
+END_TEST
+
 Suite *iommu_load_suite(void)
 {
     Suite *s = suite_create("iommu_load");
@@ -376,5 +445,6 @@ Suite *iommu_load_suite(void)
     tcase_add_test(tc, least_tlb_multi_allocates_nothing);
     tc = test_case(s, "records");
     tcase_add_test(tc, late_probes_hold_records);
+    tcase_add_test(tc, senders_woken_once_a_cycle);
     return s;
 }

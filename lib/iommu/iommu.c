@@ -128,10 +128,13 @@ static size_t record_bound(const xlat_iommu_config *c)
  * lookup, then the default L2 port's probe, one after the other (a request
  * probes at most once; the walk runs on the walkers' own events).
  * Besides: one walk-queue retry (wq_parked: at most one at a time), one
- * victim hand-off (victims_scheduled) and one fault-batch timeout
- * (fault_timer). The skeleton adds one wake-up per waiter slot.
+ * victim hand-off (victims_scheduled), one fault-batch timeout
+ * (fault_timer) and one wake of refused senders put off to the next cycle
+ * (rewake). The skeleton adds one wake-up per waiter slot: senders are
+ * woken at most once a cycle, so those of one wake have all fired before
+ * the next.
  */
-static size_t event_bound(const xlat_iommu_config *c) { return record_bound(c) + 3; }
+static size_t event_bound(const xlat_iommu_config *c) { return record_bound(c) + 4; }
 
 /* The skeleton without the event budget: that is reserved last (reserve),
  * since the context's event pool, once grown, stays grown, and a create
@@ -220,6 +223,7 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory");
     m->cfg = c;
     m->incl = incl_policy(c.inclusion, c.multi_app);
+    m->woke_at = UINT64_MAX; /* no wake yet, not even at cycle 0 */
     rc = unit_init(m, ctx);
     if (rc == XLAT_OK)
         rc = build(m);
@@ -264,6 +268,33 @@ void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e)
 
 static void drain_walks(struct xlat_iommu *m);
 
+static void rewake_event(void *arg);
+
+/* Room freed: the refused senders retry. The skeleton posts one wake-up
+ * per waiter; waking at most once a cycle keeps them within the budget
+ * (the wake-ups of one wake have all fired before the next), and room
+ * freed after this cycle's wake wakes the senders refused since at the
+ * next cycle. */
+static void wake_senders(struct xlat_iommu *m)
+{
+    if (!m->u.waitq.head)
+        return;
+    if (m->woke_at != m->u.ctx->now) {
+        m->woke_at = m->u.ctx->now;
+        xlat__unit_wake(&m->u);
+    } else if (!m->rewake) {
+        m->rewake = true;
+        xlat__unit_post(&m->u, 1, rewake_event, m);
+    }
+}
+
+static void rewake_event(void *arg)
+{
+    struct xlat_iommu *m = arg;
+    m->rewake = false;
+    wake_senders(m);
+}
+
 /* The record goes back to the pool once nothing refers to it any more: a
  * walk on a walker or a probe may answer after the request was served.
  * Senders refused for want of a record are woken when one frees. */
@@ -275,7 +306,7 @@ static void free_if_idle(struct iommu_req *r)
     xlat__unit_req_put(&m->u, r);
     if (m->records_short) {
         m->records_short = false;
-        xlat__unit_wake(&m->u);
+        wake_senders(m);
     }
 }
 
@@ -331,7 +362,7 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
         m->st.walks_aborted++;
     }
     m->in_service--;
-    xlat__unit_wake(&m->u);
+    wake_senders(m);
     xlat_done_fn done = r->done;
     void *user = r->user;
     free_if_idle(r);

@@ -72,6 +72,8 @@ struct xlat_iommu {
     xlat_tlb *l2[IOMMU_MAX_GPUS];       /* TLBs attached by xlat_iommu_attach_l2() */
     uint32_t in_service;                /* requests not answered yet */
     bool records_short;                 /* a sender was refused for want of a record */
+    uint64_t woke_at;                   /* cycle of the last wake of refused senders */
+    bool rewake;                        /* a wake put off to the next cycle is pending */
     struct iommu_req *wq_head, *wq_tail; /* walks not handed to the walkers yet */
     bool wq_parked, wq_draining;
     struct iommu_victim *victims;       /* ring of pending L2 victims */
