@@ -158,7 +158,14 @@ XLAT_API void xlat_iommu_config_init(xlat_iommu_config *cfg);
  *         a second-level TLB with an inclusion policy other than mostly-inclusive,
  *         a bad TLB, walker or tracker geometry (the message says which)
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
- * @retval XLAT_ERR_NOMEM
+ * @retval XLAT_ERR_NOMEM (with a message; nothing is kept)
+ *
+ * Everything the IOMMU needs while it runs is allocated here: its request
+ * records (buffer_entries + walk.walkers + walk.queue_entries), the default
+ * L2 ports' probes (as many), a victim queue of 64 per GPU, the fault batch,
+ * and a reservation on the context's event pool of
+ * 2 x buffer_entries + walk.walkers + walk.queue_entries + 4 events, plus 64
+ * wake-ups of refused senders. Nothing inside xlat_tick() allocates.
  */
 XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out);
 

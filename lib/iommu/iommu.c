@@ -123,18 +123,24 @@ static size_t record_bound(const xlat_iommu_config *c)
 }
 
 /*
- * The most events the IOMMU can have pending at once. A record has at most
- * one event of the IOMMU pending: its lookup, then its second-level
- * lookup, then the default L2 port's probe, one after the other (a request
- * probes at most once; the walk runs on the walkers' own events).
- * Besides: one walk-queue retry (wq_parked: at most one at a time), one
- * victim hand-off (victims_scheduled), one fault-batch timeout
- * (fault_timer) and one wake of refused senders put off to the next cycle
- * (rewake). The skeleton adds one wake-up per waiter slot: senders are
- * woken at most once a cycle, so those of one wake have all fired before
- * the next.
+ * The most events the IOMMU can have pending at once:
+ * - buffer_entries lookups: a request has one lookup (or second-level
+ *   lookup) pending only before it is answered, and unanswered requests
+ *   are at most buffer_entries (admission);
+ * - one per default-port probe in flight: each holds one object of the
+ *   fixed probe pool (record_bound objects), also when a host calls the
+ *   default port itself;
+ * - one walk-queue retry (wq_parked: at most one at a time), one victim
+ *   hand-off (victims_scheduled), one fault-batch timeout (fault_timer) and
+ *   one wake of refused senders put off to the next cycle (rewake).
+ * The walks run on the walkers' own events. The skeleton adds one wake-up
+ * per waiter slot: senders are woken at most once a cycle, so the wake-ups
+ * of one wake have all fired before the next.
  */
-static size_t event_bound(const xlat_iommu_config *c) { return record_bound(c) + 4; }
+static size_t event_bound(const xlat_iommu_config *c)
+{
+    return (size_t)c->buffer_entries + record_bound(c) + 4;
+}
 
 /* The skeleton without the event budget: that is reserved last (reserve),
  * since the context's event pool, once grown, stays grown, and a create
