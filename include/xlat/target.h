@@ -63,8 +63,8 @@ typedef struct xlat_meta {
      *  Multi-GPUs via Sharing and Spilling aware TLB Design" §4.2). 0 on a
      *  translation that leaves the IOMMU. */
     uint16_t home_gpu;
-    /** Barre Chord: the 10-bit coalescing group information (coal_bitmap,
-     *  inter, intra, #merged) an ATS response carries and the L2 TLB entry
+    /** Barre Chord: the 10-bit coalescing group information (`coal_bitmap`,
+     *  `inter`, `intra`, `#merged`) an ATS response carries and the L2 TLB entry
      *  stores with the PFN ("Barre Chord" §V-A); the upper 6 bits are 0. */
     uint16_t coal_info;
     /** least-TLB: spills the translation may still take, the counter N
