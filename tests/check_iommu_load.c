@@ -436,6 +436,45 @@ START_TEST(senders_woken_once_a_cycle)
 }
 END_TEST
 
+/* ---- victims queued by the host ---------------------------------------
+ * A host warming GPU 0's one-entry L2 up with 100 preloads, without
+ * advancing, queues 99 victims before the IOMMU can hand any to the
+ * policy: outside an advance the queue grows, so none is lost, and each
+ * enters the IOMMU TLB at the next tick (least-TLB: an L2 victim goes to
+ * the IOMMU TLB, §4.1). */
+START_TEST(host_victims_outside_advance_are_kept)
+{
+    memset(&w, 0, sizeof(w));
+    w.ctx = test_ctx(6, NULL);
+    test_table(w.ctx, &w.mem, &w.pt);
+    xlat_iommu_config c;
+    xlat_iommu_config_init(&c);
+    c.walk.pt = w.pt;
+    c.gpus = 1; /* a queue of 64 */
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tlb_entries = 128;
+    c.tlb_ways = 128;
+    ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &w.m), XLAT_OK);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = 1;
+    tc.ways = 1;
+    ck_assert_int_eq(xlat_tlb_create(w.ctx, &tc, &w.l2[0]), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(w.m, 0, w.l2[0]), XLAT_OK);
+    for (uint64_t vpn = 1; vpn <= 100; vpn++) {
+        xlat_tlb_entry e = {.pasid = PASID, .vpn = vpn, .pfn = FRAME(vpn), .page_shift = 12,
+                            .perm = XLAT_PERM_R};
+        ck_assert_int_eq(xlat_iommu_preload_l2(w.m, 0, &e), XLAT_OK);
+    }
+    ck_assert_int_eq(xlat_advance(w.ctx, 1), XLAT_OK);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(w.m, &st);
+    ck_assert_uint_eq(st.victims_in, 99);
+    ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(w.m)), 99);
+    teardown();
+}
+END_TEST
+
 Suite *iommu_load_suite(void)
 {
     Suite *s = suite_create("iommu_load");
@@ -446,5 +485,6 @@ Suite *iommu_load_suite(void)
     tc = test_case(s, "records");
     tcase_add_test(tc, late_probes_hold_records);
     tcase_add_test(tc, senders_woken_once_a_cycle);
+    tcase_add_test(tc, host_victims_outside_advance_are_kept);
     return s;
 }

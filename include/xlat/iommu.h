@@ -272,9 +272,11 @@ XLAT_API int xlat_iommu_l2_port(const xlat_iommu *iommu, uint32_t gpu, xlat_l2_p
  * @param victim the entry evicted (copied).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL or gpu out of range
- * @retval XLAT_ERR_AGAIN the victim queue (64 per GPU, allocated at create) is full:
- *         the victim is dropped. Only victims queued faster than the IOMMU
- *         hands them on (more than that within one cycle) can fill it.
+ * @retval XLAT_ERR_AGAIN called inside an advance with the victim queue full
+ *         (64 per GPU, allocated at create; it never grows inside an advance):
+ *         the victim is dropped. Only more than that within one cycle fill it.
+ * @retval XLAT_ERR_NOMEM called between advances, the queue could not grow
+ *         (the victim is dropped)
  */
 XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *victim);
 

@@ -53,9 +53,9 @@ struct tlb_probe {
     void *actx;
 };
 
-/* L2 victims the ring holds per GPU; more queued in one cycle are dropped
- * (and counted), since they arrive inside an L2's insert where nothing may
- * allocate. */
+/* L2 victims the ring holds per GPU from create on. Inside an advance it
+ * never grows (more queued in one cycle are dropped and counted); a host
+ * queueing victims between advances makes it grow. */
 #define IOMMU_VICTIMS_PER_GPU 64
 
 struct xlat_iommu {

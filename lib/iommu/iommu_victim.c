@@ -25,11 +25,32 @@ static int gpu_of(const struct xlat_iommu *m, const xlat_tlb *l2)
     return -1;
 }
 
+/* Doubles the ring, keeping the order. Only outside an advance: a host
+ * inserting into an L2 between ticks (a warm-up) may queue any number of
+ * victims before the IOMMU hands them on at the next tick. */
+static bool grow_victims(struct xlat_iommu *m)
+{
+    uint32_t cap = m->victims_cap * 2;
+    struct iommu_victim *v = cap > m->victims_cap ? xlat__calloc(m->u.ctx, cap, sizeof(*v)) : NULL;
+    if (!v)
+        return false;
+    for (uint32_t i = 0; i < m->victims_len; i++)
+        v[i] = m->victims[(m->victims_head + i) % m->victims_cap];
+    xlat__free(m->u.ctx, m->victims, m->victims_cap * sizeof(*v));
+    m->victims = v;
+    m->victims_cap = cap;
+    m->victims_head = 0;
+    return true;
+}
+
+/* Inside an advance the ring never grows: victims arrive there from fills
+ * of the L2s, at most a few a cycle each, and are handed on in the same
+ * cycle; one beyond 64 per GPU in a cycle is dropped and counted. */
 int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)
 {
-    if (m->victims_len == m->victims_cap) {
+    if (m->victims_len == m->victims_cap && (m->u.ctx->in_advance || !grow_victims(m))) {
         m->victims_lost++;
-        return XLAT_ERR_AGAIN;
+        return m->u.ctx->in_advance ? XLAT_ERR_AGAIN : XLAT_ERR_NOMEM;
     }
     struct iommu_victim *v = &m->victims[(m->victims_head + m->victims_len++) % m->victims_cap];
     v->gpu = gpu;
@@ -56,8 +77,11 @@ int xlat_iommu_l2_victim(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *vict
     if (!m || !victim || gpu >= m->cfg.gpus)
         return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_victim: %s",
                           !m || !victim ? "NULL argument" : "gpu out of range");
-    if (xlat__iommu_victim_push(m, gpu, victim) != XLAT_OK)
+    int rc = xlat__iommu_victim_push(m, gpu, victim);
+    if (rc == XLAT_ERR_AGAIN)
         return xlat__unit_busy(&m->u, "the victim queue is full");
+    if (rc != XLAT_OK)
+        return xlat__fail(m->u.ctx, rc, "iommu %s: out of memory for the victim queue", m->u.name);
     return XLAT_OK;
 }
 
