@@ -480,6 +480,8 @@ END_TEST
 /* Each inclusion policy owns its state (least-TLB's tracker partitions,
  * counters): created with the IOMMU, freed with it, and an allocation
  * failure at any point of the creation leaves nothing behind. */
+/* The context's event pool is grown first: it stays grown once an IOMMU
+ * has reserved its budget on it (the context's, not the IOMMU's, memory). */
 START_TEST(policy_state_fails_cleanly)
 {
     static const struct { xlat_incl incl; bool multi; long allocs; } policy[] = {

@@ -266,6 +266,38 @@ START_TEST(spill_chain)
 }
 END_TEST
 
+static xlat_meta meta_of(xlat_tlb *t, uint64_t vpn)
+{
+    xlat_tlb_entry e;
+    ck_assert_int_eq(xlat_tlb_probe(t, 1, vpn << 12, &e), XLAT_OK);
+    return e.meta;
+}
+
+/* The chain above, read through the typed metadata (§4.2, N = 1): the
+ * answer leaves the IOMMU native with full credit and no home; an IOMMU
+ * TLB entry's home is the GPU whose L2 evicted it; a spilled guest has
+ * used its credit, has no home and is marked spilled. */
+START_TEST(spill_metadata)
+{
+    lf_build(&f, 1, 1, XLAT_INCL_LEAST, true, XLAT_SPILL_CUMULATIVE);
+    lf_preload_l2(&f, 0, 0x1);
+    lf_preload_l2(&f, 1, 0x2);
+    lf_preload_iommu(&f, 0, 0x3);
+    ck_assert_str_eq(lf_access(&f, 0, 0x4), "WALK");
+    xlat_meta m = f.last.meta;
+    ck_assert(m.spill_credit == 1 && !m.spilled && m.home_gpu == 0);
+    m = meta_of(f.l2[0], 0x4);
+    ck_assert(m.spill_credit == 1 && !m.spilled && m.home_gpu == 0);
+    m = meta_of(xlat_iommu_tlb(f.iommu), 0x2);
+    ck_assert(m.spill_credit == 1 && !m.spilled && m.home_gpu == 1);
+    m = meta_of(f.l2[1], 0x3);
+    ck_assert(m.spill_credit == 0 && m.spilled && m.home_gpu == 0);
+    m = meta_of(f.l2[2], 0x1);
+    ck_assert(m.spill_credit == 0 && m.spilled && m.home_gpu == 0);
+    ck_assert_uint_eq(m.object_id | m.coal_info, 0); /* least-TLB sets no Barre field */
+}
+END_TEST
+
 /* The requester's new entry and a spill into the same L2 set: the L2 fills
  * the requester's entry first (its victim reaches the IOMMU from inside
  * that fill), and the spill it sets off lands afterwards at MRU, one above
@@ -399,7 +431,7 @@ static void host_answer(void *user, const xlat_resp *r)
     host_l2 *l2 = user;
     ck_assert_int_eq(r->status, XLAT_OK);
     xlat_tlb_entry e = {.pasid = r->pasid, .vpn = r->vaddr >> r->page_shift, .pfn = r->pfn,
-                        .page_shift = r->page_shift, .perm = r->perm, .flags = r->flags};
+                        .page_shift = r->page_shift, .perm = r->perm, .meta = r->meta};
     host_insert(l2, &e);
     f.last = *r;
     f.answers++;
@@ -505,6 +537,7 @@ Suite *least_tlb_suite(void)
     tcase_add_test(tc, inclusive_back_invalidates);
     tcase_add_test(tc, exclusive_moves);
     tcase_add_test(tc, spill_chain);
+    tcase_add_test(tc, spill_metadata);
     tcase_add_test(tc, spill_into_the_requesters_set);
     tcase_add_test(tc, figure10_host_l2);
     return s;

@@ -485,6 +485,50 @@ START_TEST(create_out_of_memory)
 }
 END_TEST
 
+static void assert_meta(const xlat_meta *m, uint32_t object_id, uint16_t home, uint16_t coal,
+                        uint8_t credit, uint8_t spilled)
+{
+    ck_assert_uint_eq(m->object_id, object_id);
+    ck_assert_uint_eq(m->home_gpu, home);
+    ck_assert_uint_eq(m->coal_info, coal);
+    ck_assert_uint_eq(m->spill_credit, credit);
+    ck_assert_uint_eq(m->spilled, spilled);
+}
+
+/* Every field of an entry's metadata comes back as it went in (each one
+ * at its widest value), from a lookup, a probe and as a victim, in a set-
+ * associative and in an unbounded TLB; an update in place replaces it. */
+static void meta_round_trip(xlat_tlb *t, bool evicts)
+{
+    xlat_tlb_entry e = page(1, 1), got, v;
+    e.meta = (xlat_meta){.object_id = 0xFEEDBEEF, .home_gpu = 0xFFFF, .coal_info = 0x3FF,
+                         .spill_credit = 0xFF, .spilled = 1};
+    ck_assert_int_eq(xlat_tlb_insert(t, &e, NULL), 0);
+    ck_assert_int_eq(xlat_tlb_lookup(t, 1, 0x1000, &got), XLAT_OK);
+    assert_meta(&got.meta, 0xFEEDBEEF, 0xFFFF, 0x3FF, 0xFF, 1);
+    e.meta = (xlat_meta){.object_id = 7, .home_gpu = 3, .coal_info = 0x155, .spill_credit = 2};
+    ck_assert_int_eq(xlat_tlb_insert(t, &e, NULL), 0);
+    ck_assert_int_eq(xlat_tlb_probe(t, 1, 0x1000, &got), XLAT_OK);
+    assert_meta(&got.meta, 7, 3, 0x155, 2, 0);
+    if (!evicts)
+        return;
+    xlat_tlb_entry other = page(1, 2);
+    ck_assert_int_eq(xlat_tlb_insert(t, &other, &v), 1);
+    ck_assert_uint_eq(v.vpn, 1);
+    assert_meta(&v.meta, 7, 3, 0x155, 2, 0);
+}
+
+START_TEST(metadata_round_trips)
+{
+    xlat_tlb *t = make_tlb(1, 1, XLAT_REPL_LRU);
+    meta_round_trip(t, true);
+    xlat_tlb_destroy(t);
+    t = make_tlb(0, 0, XLAT_REPL_LRU);
+    meta_round_trip(t, false);
+    xlat_tlb_destroy(t);
+}
+END_TEST
+
 START_TEST(memory_per_entry)
 {
     xlat_tlb *t = make_tlb(4096, 64, XLAT_REPL_LRU);
@@ -517,6 +561,7 @@ Suite *tlb_suite(void)
     tcase_add_test(tc, unbounded_never_evicts);
     tcase_add_test(tc, hashed_index);
     tcase_add_test(tc, memory_per_entry);
+    tcase_add_test(tc, metadata_round_trips);
     tc = test_case(s, "errors");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, config_errors);

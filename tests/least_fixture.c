@@ -101,7 +101,7 @@ static void add_entry(void *user, const xlat_tlb_entry *e)
 {
     dump *d = user;
     int w = snprintf(d->buf + d->used, d->n - d->used, "%s0x%llX%s", d->used ? " " : "",
-                     (unsigned long long)e->vpn, (e->flags & 0x8000) ? "*" : "");
+                     (unsigned long long)e->vpn, e->meta.spilled ? "*" : "");
     if (w > 0 && (size_t)w < d->n - d->used)
         d->used += (size_t)w;
 }

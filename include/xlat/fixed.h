@@ -41,7 +41,7 @@ extern "C" {
  * @param vaddr the request's virtual address.
  * @param out receives the translation; `out->pasid` and `out->vpn` are
  *        preset from the request with the configured page_shift; set
- *        `pfn`, and change `page_shift`, `perm`, `flags`, `aux` as needed.
+ *        `pfn`, and change `page_shift`, `perm`, `meta` as needed.
  * @return ::XLAT_OK, or the status to answer with (e.g. ::XLAT_ERR_FAULT).
  */
 typedef int (*xlat_fixed_resolve_fn)(void *user, uint32_t pasid, uint64_t vaddr,

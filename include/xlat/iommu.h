@@ -158,7 +158,14 @@ XLAT_API void xlat_iommu_config_init(xlat_iommu_config *cfg);
  *         a second-level TLB with an inclusion policy other than mostly-inclusive,
  *         a bad TLB, walker or tracker geometry (the message says which)
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
- * @retval XLAT_ERR_NOMEM
+ * @retval XLAT_ERR_NOMEM (with a message; nothing is kept)
+ *
+ * Everything the IOMMU needs while it runs is allocated here: its request
+ * records (buffer_entries + walk.walkers + walk.queue_entries), the default
+ * L2 ports' probes (as many), a victim queue of 64 per GPU, the fault batch,
+ * and a reservation on the context's event pool of
+ * 2 x buffer_entries + walk.walkers + walk.queue_entries + 4 events, plus 64
+ * wake-ups of refused senders. Nothing inside xlat_tick() allocates.
  */
 XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out);
 
@@ -265,16 +272,24 @@ XLAT_API int xlat_iommu_l2_port(const xlat_iommu *iommu, uint32_t gpu, xlat_l2_p
  * @param victim the entry evicted (copied).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL or gpu out of range
- * @retval XLAT_ERR_NOMEM the victim queue could not grow (the victim is dropped)
+ * @retval XLAT_ERR_AGAIN called inside an advance with the victim queue full
+ *         (64 per GPU, allocated at create; it never grows inside an advance):
+ *         the victim is dropped. Only more than that within one cycle fill it.
+ * @retval XLAT_ERR_NOMEM called between advances, the queue could not grow
+ *         (the victim is dropped)
  */
 XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *victim);
 
 /**
  * @brief Accept an ATS request from GPU `req->gpu`.
  * @retval XLAT_OK
- * @retval XLAT_ERR_AGAIN the buffer is full; nothing was taken
+ * @retval XLAT_ERR_AGAIN the buffer is full, or every request record is held
+ *         by answered requests whose walk or probe is still out; nothing was
+ *         taken. The target's `wait` hook calls back when room frees.
  * @retval XLAT_ERR_INVAL NULL arguments or `req->gpu` out of range
- * @retval XLAT_ERR_NOMEM
+ *
+ * Never allocates: the records (buffer_entries + walk.walkers +
+ * walk.queue_entries) and the events are reserved by xlat_iommu_create().
  */
 XLAT_API int xlat_iommu_translate(xlat_iommu *iommu, const xlat_req *req, xlat_done_fn done,
                                   void *user);

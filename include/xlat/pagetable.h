@@ -187,7 +187,7 @@ XLAT_API int xlat_pagetable_protect(xlat_pagetable *pt, uint32_t pasid, uint64_t
  * @param pasid the address space.
  * @param vaddr any address inside the page (bytes).
  * @param out receives the translation as a TLB entry (may be NULL); `vpn`
- *        and `pfn` are in units of the page size, `flags` and `aux` are 0.
+ *        and `pfn` are in units of the page size, `meta` is zeroed.
  * @retval XLAT_OK
  * @retval XLAT_ERR_FAULT not mapped
  * @retval XLAT_ERR_INVAL NULL `pt`

@@ -42,6 +42,41 @@ enum {
 };
 
 /**
+ * @brief Named per-translation metadata that policies declare, carried with
+ *        a translation through TLB entries, responses and fills.
+ *
+ * Every field has one owner, named below; a unit that does not own a field
+ * only copies it with the translation (a TLB stores it with the entry and
+ * returns it on a hit), and a host that puts its own L2 between units
+ * stores these typed fields, never bits it does not understand. A zeroed
+ * struct is "no metadata". 12 bytes.
+ */
+typedef struct xlat_meta {
+    /** Barre Chord: the id of the data object (one GPU allocation) the page
+     *  belongs to; the IOMMU's PEC buffer keeps one entry per data object
+     *  ("Barre Chord: Efficient Virtual Memory Translation for Multi-Chip-
+     *  Module GPUs" §IV-A, §IV-E). 0: none. */
+    uint32_t object_id;
+    /** least-TLB: the GPU whose L2 an IOMMU TLB entry came from (set by the
+     *  IOMMU on its own TLB's entries; the owner of a spill and the Eviction
+     *  Counter it counts against, "Improving Address Translation in
+     *  Multi-GPUs via Sharing and Spilling aware TLB Design" §4.2). 0 on a
+     *  translation that leaves the IOMMU. */
+    uint16_t home_gpu;
+    /** Barre Chord: the 10-bit coalescing group information (`coal_bitmap`,
+     *  `inter`, `intra`, `#merged`) an ATS response carries and the L2 TLB entry
+     *  stores with the PFN ("Barre Chord" §V-A); the upper 6 bits are 0. */
+    uint16_t coal_info;
+    /** least-TLB: spills the translation may still take, the counter N
+     *  (N = 1: the spill bit); set to the configured N when it leaves the
+     *  IOMMU, one less in a spilled guest (least-TLB §4.2). */
+    uint8_t spill_credit;
+    /** least-TLB: 1 in a spilled guest of another GPU's L2, whose eviction
+     *  is dropped when its credit is 0 (least-TLB §4.2, Algorithm 2). */
+    uint8_t spilled;
+} xlat_meta;
+
+/**
  * @brief The translation record: one page's mapping as units hold and pass
  *        it (TLB entries, fills, a host resolver's answer).
  */
@@ -51,8 +86,7 @@ typedef struct xlat_translation {
     uint64_t pfn;            /**< physical address >> page_shift */
     uint8_t  page_shift;     /**< 12, 16, 21, 30 (any of 12..63 is accepted) */
     uint8_t  perm;           /**< XLAT_PERM_* */
-    uint16_t flags;          /**< owned by the policy that inserted it (e.g. least-TLB's spill bit) */
-    uint64_t aux;            /**< policy payload */
+    xlat_meta meta;          /**< the policies' named metadata (zeroed: none) */
 } xlat_translation;
 
 /** @brief A translation request. */
@@ -75,8 +109,7 @@ typedef struct xlat_resp {
     uint64_t    pfn;        /**< Physical frame number (paddr >> page_shift). */
     uint8_t     page_shift; /**< log2 of the page size. */
     uint8_t     perm;       /**< XLAT_PERM_* of the translation. */
-    uint16_t    flags;      /**< The resolving entry's policy flags. */
-    uint64_t    aux;        /**< The resolving entry's policy payload. */
+    xlat_meta   meta;       /**< The resolving entry's metadata, for the sender's fill. */
     uint64_t    issued;     /**< Cycle the request was accepted by the unit that answers. */
     uint64_t    completed;  /**< Cycle of this answer. */
     const char *resolver;   /**< Name of the unit that held the translation (owned by it). */

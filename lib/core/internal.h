@@ -107,7 +107,7 @@ int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, vo
 void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *resolver);
 
 /* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
- * permissions, policy flags and payload) and sets r->status to XLAT_OK, or
+ * permissions, metadata) and sets r->status to XLAT_OK, or
  * XLAT_ERR_PERM when `e` does not allow `access`. */
 void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,
                           xlat_access access);

@@ -76,7 +76,6 @@ void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vadd
     r->pfn = e->pfn;
     r->paddr = (e->pfn << e->page_shift) | (vaddr & ((1ull << e->page_shift) - 1));
     r->perm = e->perm;
-    r->flags = e->flags;
-    r->aux = e->aux;
+    r->meta = e->meta;
     r->status = (e->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
 }

@@ -45,7 +45,7 @@ struct incl_policy {
     int (*init)(void *state, const struct incl_services *sv);
     void (*fini)(void *state);
     /* A translation leaves for a GPU's L2 (an answer, a preload): set the
-     * policy's metadata in `e->flags` (the IOMMU has cleared flags and aux). */
+     * policy's fields of `e->meta` (the IOMMU has zeroed the metadata). */
     void (*native)(void *state, xlat_tlb_entry *e);
     void (*on_hit)(void *state, const xlat_tlb_entry *e);
     void (*on_walk)(void *state, const xlat_tlb_entry *e, uint32_t gpu);
@@ -55,7 +55,7 @@ struct incl_policy {
     uint32_t (*victim_tag)(void *state);
     void (*on_l2_victim)(void *state, uint32_t gpu, const xlat_tlb_entry *e, uint32_t tag);
     /* The IOMMU TLB: an entry from `source` went in; one left (a victim,
-     * a removal or a refresh in place; entry aux = its source); its victim. */
+     * a removal or a refresh in place; its meta.home_gpu = its source); its victim. */
     void (*on_iommu_in)(void *state, const xlat_tlb_entry *e, uint32_t source);
     void (*on_iommu_out)(void *state, const xlat_tlb_entry *e);
     void (*on_iommu_victim)(void *state, const xlat_tlb_entry *e);

@@ -16,9 +16,9 @@
 static int least_init(void *state, const struct incl_services *sv)
 {
     struct least *s = state;
-    if (sv->cfg->spill_counter > LEAST_SC_MASK)
+    if (sv->cfg->spill_counter > LEAST_SC_MAX)
         return xlat__fail(sv->ctx, XLAT_ERR_INVAL, "iommu %s: spill_counter must be <= %u",
-                          sv->name, LEAST_SC_MASK);
+                          sv->name, LEAST_SC_MAX);
     s->base.sv = sv;
     s->gpus = sv->cfg->gpus;
     return xlat__tracker_init(s);
@@ -30,7 +30,8 @@ static void least_fini(void *state) { xlat__tracker_release(state); }
 static void native(void *state, xlat_tlb_entry *e)
 {
     struct least *s = state;
-    e->flags = (uint16_t)(s->base.sv->cfg->spill_counter & LEAST_SC_MASK);
+    e->meta.spill_credit = (uint8_t)s->base.sv->cfg->spill_counter;
+    e->meta.spilled = 0;
 }
 
 static void track_fill(void *state, uint32_t gpu, const xlat_tlb_entry *e)
@@ -57,8 +58,8 @@ static void single_l2_victim(void *state, uint32_t gpu, const xlat_tlb_entry *e,
 static void multi_l2_victim(void *state, uint32_t gpu, const xlat_tlb_entry *e, uint32_t tag)
 {
     struct least *s = state;
-    bool spilled = e->flags & LEAST_SPILLED;
-    uint32_t sc = e->flags & LEAST_SC_MASK;
+    bool spilled = e->meta.spilled;
+    uint8_t sc = e->meta.spill_credit;
     if (spilled)
         xlat__tracker_del(s, gpu, e);
     if (spilled && sc == 0) {
@@ -66,7 +67,7 @@ static void multi_l2_victim(void *state, uint32_t gpu, const xlat_tlb_entry *e, 
         return;
     }
     xlat_tlb_entry in = *e;
-    in.flags = (uint16_t)sc;
+    in.meta.spilled = 0; /* back in the IOMMU TLB with the credit it has left */
     s->base.sv->st->victims_in++;
     if (!spilled)
         s->evictions[gpu]++; /* the Eviction Counter counts native victims */
@@ -84,8 +85,8 @@ static void iommu_in(void *state, const xlat_tlb_entry *e, uint32_t source)
 static void iommu_out(void *state, const xlat_tlb_entry *e)
 {
     struct least *s = state;
-    if (e->aux < INCL_MAX_GPUS && s->occupancy[e->aux])
-        s->occupancy[e->aux]--;
+    if (e->meta.home_gpu < INCL_MAX_GPUS && s->occupancy[e->meta.home_gpu])
+        s->occupancy[e->meta.home_gpu]--;
 }
 
 static void spill_victim(void *state, const xlat_tlb_entry *e) { xlat__least_spill(state, e); }
@@ -126,7 +127,7 @@ static void single_l2_gone(void *state, uint32_t gpu, const xlat_tlb_entry *e)
 
 static void multi_l2_gone(void *state, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    if (e->flags & LEAST_SPILLED)
+    if (e->meta.spilled)
         xlat__tracker_del(state, gpu, e);
 }
 

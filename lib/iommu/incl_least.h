@@ -4,10 +4,8 @@
 
 #include "incl.h"
 
-/* Entry flags least-TLB owns: the spill counter in the low bits, and
- * whether the entry sits in an L2 as a spilled guest. */
-#define LEAST_SPILLED 0x8000u
-#define LEAST_SC_MASK 0x00FFu
+/* The largest spill counter N: xlat_meta.spill_credit is 8 bits. */
+#define LEAST_SC_MAX 255u
 
 struct least {
     struct incl_base base;   /* first: the shared steps use it (base.sv) */

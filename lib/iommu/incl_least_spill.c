@@ -33,13 +33,14 @@ int xlat__spill_receiver(const struct least *s, uint32_t owner)
 
 void xlat__least_spill(struct least *s, const xlat_tlb_entry *w)
 {
-    uint32_t sc = w->flags & LEAST_SC_MASK;
-    int rx = sc ? xlat__spill_receiver(s, (uint32_t)w->aux) : -1;
+    uint8_t sc = w->meta.spill_credit;
+    int rx = sc ? xlat__spill_receiver(s, w->meta.home_gpu) : -1;
     if (rx < 0)
         return; /* no credit left, or nowhere to go: the victim is dropped */
     xlat_tlb_entry guest = *w;
-    guest.flags = (uint16_t)((sc - 1) | LEAST_SPILLED);
-    guest.aux = 0;
+    guest.meta.spill_credit = (uint8_t)(sc - 1);
+    guest.meta.spilled = 1;
+    guest.meta.home_gpu = 0;
     s->base.sv->st->spills++;
     uint32_t outer = s->chain;
     if (outer + 1 > s->base.sv->st->max_spill_chain)

@@ -76,27 +76,27 @@ static int make_tlb(struct xlat_iommu *m, xlat_tlb **out, const char *suffix, ui
     char name[96];
     xlat_tlb_config c;
     xlat_tlb_config_init(&c);
-    snprintf(name, sizeof(name), "%s%s", m->name, suffix);
+    snprintf(name, sizeof(name), "%s%s", m->u.name, suffix);
     c.name = name;
     c.entries = entries;
     c.ways = entries ? ways : 0;
     c.mshrs = 1;
     c.latency = 0;
-    return xlat_tlb_create(m->ctx, &c, out);
+    return xlat_tlb_create(m->u.ctx, &c, out);
 }
 
 /* The policy's state, owned by the policy from init to fini. */
 static int incl_init(struct xlat_iommu *m)
 {
     xlat__iommu_services_init(m);
-    m->incl_state = xlat__calloc(m->ctx, 1, m->incl->state_size);
+    m->incl_state = xlat__calloc(m->u.ctx, 1, m->incl->state_size);
     if (!m->incl_state)
         return XLAT_ERR_NOMEM;
     int rc = m->incl->init ? m->incl->init(m->incl_state, &m->services) : XLAT_OK;
     if (rc != XLAT_OK) {
         if (m->incl->fini)
             m->incl->fini(m->incl_state); /* init may have built part of its state */
-        xlat__free(m->ctx, m->incl_state, m->incl->state_size);
+        xlat__free(m->u.ctx, m->incl_state, m->incl->state_size);
         m->incl_state = NULL;
     }
     return rc;
@@ -108,8 +108,61 @@ static void incl_fini(struct xlat_iommu *m)
         return;
     if (m->incl->fini)
         m->incl->fini(m->incl_state);
-    xlat__free(m->ctx, m->incl_state, m->incl->state_size);
+    xlat__free(m->u.ctx, m->incl_state, m->incl->state_size);
     m->incl_state = NULL;
+}
+
+/* Request records: one per request in the ATS buffer, and one per walk the
+ * walkers can hold (walkers + buffered), for a request already answered by
+ * a remote hit whose walk still runs. A request answered by its walk whose
+ * probe is still on its way also keeps its record, which no configuration
+ * bounds: translate refuses when every record is taken. */
+static size_t record_bound(const xlat_iommu_config *c)
+{
+    return (size_t)c->buffer_entries + c->walk.walkers + c->walk.queue_entries;
+}
+
+/*
+ * The most events the IOMMU can have pending at once:
+ * - buffer_entries lookups: a request has one lookup (or second-level
+ *   lookup) pending only before it is answered, and unanswered requests
+ *   are at most buffer_entries (admission);
+ * - one per default-port probe in flight: each holds one object of the
+ *   fixed probe pool (record_bound objects), also when a host calls the
+ *   default port itself;
+ * - one walk-queue retry (wq_parked: at most one at a time), one victim
+ *   hand-off (victims_scheduled), one fault-batch timeout (fault_timer) and
+ *   one wake of refused senders put off to the next cycle (rewake).
+ * The walks run on the walkers' own events. The skeleton adds one wake-up
+ * per waiter slot: senders are woken at most once a cycle, so the wake-ups
+ * of one wake have all fired before the next.
+ */
+static size_t event_bound(const xlat_iommu_config *c)
+{
+    return (size_t)c->buffer_entries + record_bound(c) + 4;
+}
+
+/* The skeleton without the event budget: that is reserved last (reserve),
+ * since the context's event pool, once grown, stays grown, and a create
+ * that fails must leave nothing behind. */
+static int unit_init(struct xlat_iommu *m, xlat_ctx *ctx)
+{
+    struct xlat__unit_spec spec = {
+        .kind = "iommu", .name = m->cfg.name ? m->cfg.name : "iommu",
+        .req_size = sizeof(struct iommu_req), .reqs = record_bound(&m->cfg), .fixed = 1,
+    };
+    int rc = xlat__unit_init(&m->u, ctx, &spec);
+    m->cfg.name = m->u.name;
+    return rc;
+}
+
+static int reserve(struct xlat_iommu *m)
+{
+    size_t n = event_bound(&m->cfg);
+    if (xlat__events_reserve(m->u.ctx, n) != XLAT_OK)
+        return XLAT_ERR_NOMEM;
+    m->u.events += n; /* given back by xlat__unit_fini */
+    return XLAT_OK;
 }
 
 static int build(struct xlat_iommu *m)
@@ -121,28 +174,30 @@ static int build(struct xlat_iommu *m)
     w.fault_fn = m->cfg.fault_fn ? xlat__iommu_walk_fault : NULL;
     w.fault_user = m;
     if (rc == XLAT_OK)
-        rc = xlat_walker_create(m->ctx, &w, &m->walker);
+        rc = xlat_walker_create(m->u.ctx, &w, &m->walker);
     if (rc == XLAT_OK)
         rc = incl_init(m);
     if (rc == XLAT_OK)
         rc = xlat__iommu_victims_init(m);
     if (rc == XLAT_OK)
         rc = xlat__iommu_faults_init(m);
-    if (rc == XLAT_OK)
-        rc = xlat__pool_init(&m->reqs, m->ctx, sizeof(struct iommu_req),
-                             (size_t)m->cfg.buffer_entries + m->cfg.walk.walkers);
-    if (rc == XLAT_OK)
-        rc = xlat__waitq_init(&m->waitq, m->ctx);
-    if (rc == XLAT_OK) /* at most one probe per request in the buffer */
-        rc = xlat__pool_init(&m->probes, m->ctx, sizeof(struct tlb_probe), m->cfg.buffer_entries);
-    return rc;
+    if (rc == XLAT_OK) /* at most one probe per record */
+        rc = xlat__pool_init_fixed(&m->probes, m->u.ctx, sizeof(struct tlb_probe),
+                                   record_bound(&m->cfg));
+    return rc == XLAT_OK ? reserve(m) : rc;
 }
 
-static int owned_event(void *iommu, xlat_event_fn fn, void *user);
+static void walks_room(void *arg);
 
-static void iommu_free(struct xlat_iommu *m)
+/* The walkers' wake-up of a parked walk queue is the walkers' event. */
+static int woken_walks(void *iommu, xlat_event_fn fn, void *user)
 {
-    xlat__cancel_events(m->ctx, owned_event, m);
+    return fn == walks_room && user == iommu;
+}
+
+static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
+{
+    xlat__cancel_events(ctx, woken_walks, m);
     for (uint32_t g = 0; g < IOMMU_MAX_GPUS; g++)
         if (m->l2[g])
             xlat_tlb_evict_unlisten(m->l2[g], xlat__iommu_l2_evicted, m);
@@ -150,13 +205,11 @@ static void iommu_free(struct xlat_iommu *m)
     xlat_tlb_destroy(m->tlb);
     xlat_tlb_destroy(m->tlb2);
     incl_fini(m);
-    xlat__pool_release(&m->reqs);
     xlat__pool_release(&m->probes);
-    xlat__waitq_release(&m->waitq);
-    xlat__free(m->ctx, m->victims, m->victims_cap * sizeof(*m->victims));
-    xlat__free(m->ctx, m->faults, m->cfg.fault_batch * sizeof(*m->faults));
-    xlat__strfree(m->ctx, m->name);
-    xlat__free(m->ctx, m, sizeof(*m));
+    xlat__free(ctx, m->victims, m->victims_cap * sizeof(*m->victims));
+    xlat__free(ctx, m->faults, m->cfg.fault_batch * sizeof(*m->faults));
+    xlat__unit_fini(&m->u); /* cancels its own events */
+    xlat__free(ctx, m, sizeof(*m));
 }
 
 int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out)
@@ -174,14 +227,14 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
     struct xlat_iommu *m = xlat__alloc(ctx, sizeof(*m));
     if (!m)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory");
-    m->ctx = ctx;
     m->cfg = c;
     m->incl = incl_policy(c.inclusion, c.multi_app);
-    m->name = xlat__strdup(ctx, c.name ? c.name : "iommu");
-    m->cfg.name = m->name;
-    rc = m->name ? build(m) : XLAT_ERR_NOMEM;
+    m->woke_at = UINT64_MAX; /* no wake yet, not even at cycle 0 */
+    rc = unit_init(m, ctx);
+    if (rc == XLAT_OK)
+        rc = build(m);
     if (rc != XLAT_OK) {
-        iommu_free(m);
+        iommu_free(ctx, m);
         return rc == XLAT_ERR_NOMEM ? xlat__fail(ctx, rc, "xlat_iommu_create: out of memory") : rc;
     }
     *out = m;
@@ -191,18 +244,18 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
 void xlat_iommu_destroy(xlat_iommu *m)
 {
     if (m)
-        iommu_free(m);
+        iommu_free(m->u.ctx, m);
 }
 
 int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 {
     if (!m || !l2 || gpu >= m->cfg.gpus)
-        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2: %s",
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2: %s",
                           !m ? "NULL iommu" : !l2 ? "NULL tlb" : "gpu out of range");
     /* The IOMMU hears of the L2's victims as one listener among any the
      * host adds: neither disconnects the other. */
     if (xlat_tlb_evict_listen(l2, xlat__iommu_l2_evicted, m) != XLAT_OK)
-        return xlat__fail(m->ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->name);
+        return xlat__fail(m->u.ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->u.name);
     if (m->l2[gpu])
         xlat_tlb_evict_unlisten(m->l2[gpu], xlat__iommu_l2_evicted, m);
     m->l2[gpu] = l2;
@@ -214,19 +267,53 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 
 void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e)
 {
-    e->flags = 0;
+    memset(&e->meta, 0, sizeof(e->meta));
     if (m->incl->native)
         m->incl->native(m->incl_state, e);
 }
 
 static void drain_walks(struct xlat_iommu *m);
 
+static void rewake_event(void *arg);
+
+/* Room freed: the refused senders retry. The skeleton posts one wake-up
+ * per waiter; waking at most once a cycle keeps them within the budget
+ * (the wake-ups of one wake have all fired before the next), and room
+ * freed after this cycle's wake wakes the senders refused since at the
+ * next cycle. */
+static void wake_senders(struct xlat_iommu *m)
+{
+    if (!m->u.waitq.head)
+        return;
+    if (m->woke_at != m->u.ctx->now) {
+        m->woke_at = m->u.ctx->now;
+        xlat__unit_wake(&m->u);
+    } else if (!m->rewake) {
+        m->rewake = true;
+        xlat__unit_post(&m->u, 1, rewake_event, m);
+    }
+}
+
+static void rewake_event(void *arg)
+{
+    struct xlat_iommu *m = arg;
+    m->rewake = false;
+    wake_senders(m);
+}
+
 /* The record goes back to the pool once nothing refers to it any more: a
- * walk on a walker or a probe may answer after the request was served. */
+ * walk on a walker or a probe may answer after the request was served.
+ * Senders refused for want of a record are woken when one frees. */
 static void free_if_idle(struct iommu_req *r)
 {
-    if (r->answered && !r->walk_out && !r->probe_out && !r->queued)
-        xlat__pool_put(&r->iommu->reqs, r);
+    struct xlat_iommu *m = r->iommu;
+    if (!r->answered || r->walk_out || r->probe_out || r->queued)
+        return;
+    xlat__unit_req_put(&m->u, r);
+    if (m->records_short) {
+        m->records_short = false;
+        wake_senders(m);
+    }
 }
 
 static void wq_unlink(struct xlat_iommu *m, struct iommu_req *r)
@@ -266,11 +353,10 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
 {
     struct xlat_iommu *m = r->iommu;
     xlat_resp resp = {.id = r->req.id, .vaddr = r->req.vaddr, .pasid = r->req.pasid,
-                      .status = status, .issued = r->arrival, .completed = m->ctx->now,
+                      .status = status, .issued = r->arrival, .completed = m->u.ctx->now,
                       .resolver = resolver};
     if (e && status == XLAT_OK) {
         xlat_tlb_entry out = *e;
-        out.aux = 0;
         xlat__iommu_native(m, &out); /* what the policy marks on a fresh translation */
         xlat__resp_translate(&resp, &out, r->req.vaddr, r->req.access);
         if (m->incl->on_answer)
@@ -282,7 +368,7 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
         m->st.walks_aborted++;
     }
     m->in_service--;
-    xlat__waitq_wake(&m->waitq);
+    wake_senders(m);
     xlat_done_fn done = r->done;
     void *user = r->user;
     free_if_idle(r);
@@ -292,27 +378,28 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, con
 int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, void *user)
 {
     if (!m || !req || !done || req->gpu >= m->cfg.gpus)
-        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_translate: %s",
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_translate: %s",
                           !m ? "NULL iommu" : !req || !done ? "NULL argument"
                                                             : "request from an unknown GPU");
     if (m->in_service >= m->cfg.buffer_entries) {
         m->st.refusals++;
-        return xlat__busy(m->ctx, "iommu", m->name, "the ATS buffer is full");
+        return xlat__unit_busy(&m->u, "the ATS buffer is full");
     }
-    struct iommu_req *r = xlat__pool_get(&m->reqs);
-    if (!r || xlat_schedule(m->ctx, m->cfg.tlb_latency, lookup_done, r) != XLAT_OK) {
-        if (r)
-            xlat__pool_put(&m->reqs, r);
-        return xlat__fail(m->ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->name);
+    struct iommu_req *r = xlat__unit_req_get(&m->u);
+    if (!r) { /* answered requests whose walk or probe is still out hold them */
+        m->st.refusals++;
+        m->records_short = true;
+        return xlat__unit_busy(&m->u, "every request record is taken");
     }
     r->iommu = m;
     r->req = *req;
     r->done = done;
     r->user = user;
-    r->arrival = m->ctx->now;
+    r->arrival = m->u.ctx->now;
     r->probe_gpu = -1;
     m->in_service++;
     m->st.requests++;
+    xlat__unit_post(&m->u, m->cfg.tlb_latency, lookup_done, r);
     return XLAT_OK;
 }
 
@@ -327,9 +414,9 @@ static void lookup_done(void *arg)
         m->st.tlb_hits++;
         if (m->incl->on_hit)
             m->incl->on_hit(m->incl_state, &e);
-        answer(r, &e, XLAT_OK, m->name);
+        answer(r, &e, XLAT_OK, m->u.name);
     } else if (m->tlb2) {
-        xlat_schedule(m->ctx, m->cfg.tlb2_latency, lookup2_done, r);
+        xlat__unit_post(&m->u, m->cfg.tlb2_latency, lookup2_done, r);
     } else {
         issue_walk(r);
     }
@@ -347,7 +434,7 @@ static void lookup2_done(void *arg)
     m->st.tlb_hits++;
     m->st.tlb2_hits++;
     xlat_tlb_insert(m->tlb, &e, NULL); /* mostly-inclusive between the two levels */
-    answer(r, &e, XLAT_OK, m->name);
+    answer(r, &e, XLAT_OK, m->u.name);
 }
 
 static void walk_done(void *user, const xlat_resp *resp)
@@ -455,8 +542,19 @@ static int hand_over(struct xlat_iommu *m, struct iommu_req *r)
         wq_push(m, r, true);
         return rc;
     }
-    answer(r, NULL, rc, m->name);
+    answer(r, NULL, rc, m->u.name);
     return XLAT_OK;
+}
+
+/* The head of the walk queue is retried when the walkers have room:
+ * through their wait hook, or next cycle when they have no hook or it
+ * refuses. Cannot fail: the poll is one of the IOMMU's reserved events. */
+static void park_walks(struct xlat_iommu *m)
+{
+    xlat_target walkers = xlat_walker_target(m->walker);
+    m->wq_parked = true;
+    if (!walkers.wait || walkers.wait(walkers.unit, walks_room, m) != XLAT_OK)
+        xlat__unit_post(&m->u, 1, walks_room, m);
 }
 
 static void walks_room(void *arg)
@@ -474,21 +572,11 @@ static void drain_walks(struct xlat_iommu *m)
     struct iommu_req *r;
     while ((r = m->wq_head) != NULL && (!r->probe_out || walker_free_now(m))) {
         if (hand_over(m, r) == XLAT_ERR_AGAIN) {
-            xlat_target walkers = xlat_walker_target(m->walker);
-            m->wq_parked = xlat__target_retry(m->ctx, &walkers, walks_room, m) == XLAT_OK;
+            park_walks(m);
             break;
         }
     }
     m->wq_draining = false;
-}
-
-static int owned_event(void *iommu, xlat_event_fn fn, void *user)
-{
-    if (fn == lookup_done || fn == lookup2_done)
-        return ((struct iommu_req *)user)->iommu == iommu;
-    if (xlat__iommu_port_event(iommu, fn, user))
-        return 1;
-    return user == iommu; /* victim handling and fault timers carry the IOMMU itself */
 }
 
 static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
@@ -499,7 +587,7 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
 static int target_wait(void *unit, xlat_event_fn fn, void *user)
 {
     struct xlat_iommu *m = unit;
-    return xlat__waitq_add(&m->waitq, fn, user);
+    return xlat__unit_wait(&m->u, fn, user);
 }
 
 xlat_target xlat_iommu_target(xlat_iommu *m)

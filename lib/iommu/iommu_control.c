@@ -45,10 +45,10 @@ int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
 int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
 {
     if (!m || !e || source >= m->cfg.gpus)
-        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload: %s",
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload: %s",
                           !m || !e ? "NULL argument" : "source GPU out of range");
     if (e->page_shift < 12 || e->page_shift > 63)
-        return xlat__fail(m->ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: page_shift %u", e->page_shift);
+        return xlat__fail(m->u.ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: page_shift %u", e->page_shift);
     xlat_tlb_entry in = *e;
     xlat__iommu_native(m, &in); /* a native victim of `source` */
     if (m->incl->preload)
@@ -59,7 +59,7 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
 int xlat_iommu_preload_l2(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
 {
     if (!m || !e || gpu >= m->cfg.gpus || !m->port[gpu].insert)
-        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload_l2: %s",
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload_l2: %s",
                           !m || !e ? "NULL argument" : "no L2 attached for that GPU");
     xlat_tlb_entry in = *e;
     xlat__iommu_native(m, &in);

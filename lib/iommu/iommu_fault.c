@@ -9,7 +9,7 @@
 
 int xlat__iommu_faults_init(struct xlat_iommu *m)
 {
-    m->faults = xlat__calloc(m->ctx, m->cfg.fault_batch, sizeof(*m->faults));
+    m->faults = xlat__calloc(m->u.ctx, m->cfg.fault_batch, sizeof(*m->faults));
     return m->faults ? XLAT_OK : XLAT_ERR_NOMEM;
 }
 
@@ -44,9 +44,9 @@ void xlat__iommu_walk_fault(void *user, xlat_walker *pool, const xlat_walk_fault
     m->st.faults++;
     if (m->nfaults == m->cfg.fault_batch || m->cfg.fault_timeout == 0) {
         deliver_batch(m);
-    } else if (!m->fault_timer &&
-               xlat_schedule(m->ctx, m->cfg.fault_timeout, fault_timeout, m) == XLAT_OK) {
+    } else if (!m->fault_timer) { /* one timer at a time: one reserved event */
         m->fault_timer = true;
+        xlat__unit_post(&m->u, m->cfg.fault_timeout, fault_timeout, m);
     }
 }
 

@@ -10,8 +10,7 @@
 #include "xlat/cuckoo.h"
 #include "xlat/walker.h"
 #include "xlat/iommu.h"
-#include "pool.h"
-#include "waitq.h"
+#include "unit.h"
 
 #define IOMMU_MAX_GPUS INCL_MAX_GPUS
 
@@ -54,9 +53,13 @@ struct tlb_probe {
     void *actx;
 };
 
+/* L2 victims the ring holds per GPU from create on. Inside an advance it
+ * never grows (more queued in one cycle are dropped and counted); a host
+ * queueing victims between advances makes it grow. */
+#define IOMMU_VICTIMS_PER_GPU 64
+
 struct xlat_iommu {
-    xlat_ctx *ctx;
-    char *name;
+    struct xlat__unit u; /* context, name, id, request records, waiters, events */
     xlat_iommu_config cfg;
     const struct incl_policy *incl;
     void *incl_state;                   /* the policy's, incl->state_size bytes */
@@ -67,14 +70,16 @@ struct xlat_iommu {
     struct tlb_port tlb_port[IOMMU_MAX_GPUS]; /* the default ports' user */
     struct xlat_pool probes;            /* default ports' probes on their way */
     xlat_tlb *l2[IOMMU_MAX_GPUS];       /* TLBs attached by xlat_iommu_attach_l2() */
-    struct xlat_pool reqs;
     uint32_t in_service;                /* requests not answered yet */
+    bool records_short;                 /* a sender was refused for want of a record */
+    uint64_t woke_at;                   /* cycle of the last wake of refused senders */
+    bool rewake;                        /* a wake put off to the next cycle is pending */
     struct iommu_req *wq_head, *wq_tail; /* walks not handed to the walkers yet */
     bool wq_parked, wq_draining;
-    struct xlat_waitq waitq;            /* senders refused with a full buffer */
     struct iommu_victim *victims;       /* ring of pending L2 victims */
     uint32_t victims_cap, victims_head, victims_len;
     bool victims_scheduled;
+    uint64_t victims_lost;              /* dropped for a full ring */
     struct xlat_iommu_fault *faults;    /* page requests gathered for a batch */
     uint32_t nfaults;
     bool fault_timer;
@@ -89,15 +94,13 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
 int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source);
 /* Removes what covers (pasid, vaddr) from the IOMMU TLB(s); the count. */
 int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr);
-/* Clears e's flags and lets the policy mark a translation that leaves
+/* Clears e's metadata and lets the policy mark a translation that leaves
  * for a GPU's L2 (iommu.c). */
 void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e);
 /* Queues an L2 victim of GPU gpu for the policy. */
 int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim);
 /* The default port over `l2` for GPU gpu (iommu_port.c). */
 void xlat__iommu_tlb_port(struct xlat_iommu *m, uint32_t gpu, xlat_tlb *l2);
-/* Whether `fn` is a default port's event of `iommu`. */
-int xlat__iommu_port_event(const struct xlat_iommu *m, xlat_event_fn fn, void *user);
 /* Fills m->services. */
 void xlat__iommu_services_init(struct xlat_iommu *m);
 

@@ -26,14 +26,12 @@ static int tlb_probe(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_
     struct tlb_port *tp = user;
     struct xlat_iommu *m = tp->iommu;
     struct tlb_probe *p = xlat__pool_get(&m->probes);
-    if (!p)
-        return XLAT_ERR_NOMEM;
+    if (!p) /* only a host calling the port itself can run it dry */
+        return xlat__unit_busy(&m->u, "every default-port probe is in flight");
     *p = (struct tlb_probe){.tp = tp, .pasid = pasid, .vaddr = vaddr, .answer = answer,
                             .actx = actx};
-    int rc = xlat_schedule(m->ctx, m->cfg.remote_latency, probe_arrived, p);
-    if (rc != XLAT_OK)
-        xlat__pool_put(&m->probes, p);
-    return rc;
+    xlat__unit_post(&m->u, m->cfg.remote_latency, probe_arrived, p);
+    return XLAT_OK;
 }
 
 static int tlb_insert(void *user, const xlat_tlb_entry *e)
@@ -74,15 +72,10 @@ void xlat__iommu_tlb_port(struct xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
     m->port[gpu] = p;
 }
 
-int xlat__iommu_port_event(const struct xlat_iommu *m, xlat_event_fn fn, void *user)
-{
-    return fn == probe_arrived && ((struct tlb_probe *)user)->tp->iommu == m;
-}
-
 int xlat_iommu_attach_l2_port(xlat_iommu *m, uint32_t gpu, const xlat_l2_port *port)
 {
     if (!m || !port || gpu >= m->cfg.gpus || !port->probe || !port->insert || !port->invalidate)
-        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2_port: %s",
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2_port: %s",
                           !m || !port ? "NULL argument"
                           : gpu >= (m->cfg.gpus) ? "gpu out of range"
                                                  : "probe, insert and invalidate are required");
@@ -93,7 +86,7 @@ int xlat_iommu_attach_l2_port(xlat_iommu *m, uint32_t gpu, const xlat_l2_port *p
 int xlat_iommu_l2_port(const xlat_iommu *m, uint32_t gpu, xlat_l2_port *out)
 {
     if (!m || !out || gpu >= m->cfg.gpus || !m->port[gpu].probe)
-        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_port: %s",
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_port: %s",
                           !m || !out ? "NULL argument" : "no L2 attached for that GPU");
     *out = m->port[gpu];
     return XLAT_OK;

@@ -12,8 +12,8 @@ static void handle_victims(void *arg);
 
 int xlat__iommu_victims_init(struct xlat_iommu *m)
 {
-    m->victims_cap = 64;
-    m->victims = xlat__calloc(m->ctx, m->victims_cap, sizeof(*m->victims));
+    m->victims_cap = IOMMU_VICTIMS_PER_GPU * m->cfg.gpus;
+    m->victims = xlat__calloc(m->u.ctx, m->victims_cap, sizeof(*m->victims));
     return m->victims ? XLAT_OK : XLAT_ERR_NOMEM;
 }
 
@@ -25,32 +25,41 @@ static int gpu_of(const struct xlat_iommu *m, const xlat_tlb *l2)
     return -1;
 }
 
-/* Doubles the ring, keeping the order; a victim is never dropped for room. */
+/* Doubles the ring, keeping the order. Only outside an advance: a host
+ * inserting into an L2 between ticks (a warm-up) may queue any number of
+ * victims before the IOMMU hands them on at the next tick. */
 static bool grow_victims(struct xlat_iommu *m)
 {
     uint32_t cap = m->victims_cap * 2;
-    struct iommu_victim *v = xlat__calloc(m->ctx, cap, sizeof(*v));
+    struct iommu_victim *v = cap > m->victims_cap ? xlat__calloc(m->u.ctx, cap, sizeof(*v)) : NULL;
     if (!v)
         return false;
     for (uint32_t i = 0; i < m->victims_len; i++)
         v[i] = m->victims[(m->victims_head + i) % m->victims_cap];
-    xlat__free(m->ctx, m->victims, m->victims_cap * sizeof(*v));
+    xlat__free(m->u.ctx, m->victims, m->victims_cap * sizeof(*v));
     m->victims = v;
     m->victims_cap = cap;
     m->victims_head = 0;
     return true;
 }
 
+/* Inside an advance the ring never grows: victims arrive there from fills
+ * of the L2s, at most a few a cycle each, and are handed on in the same
+ * cycle; one beyond 64 per GPU in a cycle is dropped and counted. */
 int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)
 {
-    if (m->victims_len == m->victims_cap && !grow_victims(m))
-        return XLAT_ERR_NOMEM;
+    if (m->victims_len == m->victims_cap && (m->u.ctx->in_advance || !grow_victims(m))) {
+        m->victims_lost++;
+        return m->u.ctx->in_advance ? XLAT_ERR_AGAIN : XLAT_ERR_NOMEM;
+    }
     struct iommu_victim *v = &m->victims[(m->victims_head + m->victims_len++) % m->victims_cap];
     v->gpu = gpu;
     v->tag = m->incl->victim_tag ? m->incl->victim_tag(m->incl_state) : 0;
     v->e = *victim;
-    if (!m->victims_scheduled && xlat_schedule(m->ctx, 0, handle_victims, m) == XLAT_OK)
+    if (!m->victims_scheduled) { /* one hand-off at a time: one reserved event */
         m->victims_scheduled = true;
+        xlat__unit_post(&m->u, 0, handle_victims, m);
+    }
     return XLAT_OK;
 }
 
@@ -66,10 +75,13 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
 int xlat_iommu_l2_victim(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)
 {
     if (!m || !victim || gpu >= m->cfg.gpus)
-        return xlat__fail(m ? m->ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_victim: %s",
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_victim: %s",
                           !m || !victim ? "NULL argument" : "gpu out of range");
-    if (xlat__iommu_victim_push(m, gpu, victim) != XLAT_OK)
-        return xlat__fail(m->ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->name);
+    int rc = xlat__iommu_victim_push(m, gpu, victim);
+    if (rc == XLAT_ERR_AGAIN)
+        return xlat__unit_busy(&m->u, "the victim queue is full");
+    if (rc != XLAT_OK)
+        return xlat__fail(m->u.ctx, rc, "iommu %s: out of memory for the victim queue", m->u.name);
     return XLAT_OK;
 }
 
@@ -95,7 +107,7 @@ static void gone(struct xlat_iommu *m, const xlat_tlb_entry *e)
 int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source)
 {
     xlat_tlb_entry in = *e, old, victim;
-    in.aux = source; /* the IOMMU entry remembers which GPU it came from */
+    in.meta.home_gpu = (uint16_t)source; /* the IOMMU entry remembers which GPU it came from */
     bool refresh = xlat_tlb_probe(m->tlb, e->pasid, e->vpn << e->page_shift, &old) == XLAT_OK &&
                    old.vpn == e->vpn && old.page_shift == e->page_shift;
     int rc = xlat_tlb_insert(m->tlb, &in, &victim);
@@ -174,7 +186,7 @@ static size_t sv_l2_count(void *iommu, uint32_t gpu)
 void xlat__iommu_services_init(struct xlat_iommu *m)
 {
     struct incl_services sv = {
-        .iommu = m, .ctx = m->ctx, .name = m->name, .cfg = &m->cfg, .st = &m->st,
+        .iommu = m, .ctx = m->u.ctx, .name = m->u.name, .cfg = &m->cfg, .st = &m->st,
         .tlb_insert = sv_tlb_insert, .tlb_remove = sv_tlb_remove,
         .l2_attached = sv_l2_attached, .l2_insert = sv_l2_insert,
         .l2_invalidate = sv_l2_invalidate, .l2_count = sv_l2_count,

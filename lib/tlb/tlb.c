@@ -188,8 +188,9 @@ void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)
     e->pfn = w->pfn;
     e->page_shift = w->page_shift;
     e->perm = w->perm;
-    e->flags = w->flags;
-    e->aux = w->aux;
+    e->meta = (xlat_meta){.object_id = w->object_id, .home_gpu = w->home_gpu,
+                          .coal_info = w->coal_info, .spill_credit = w->spill_credit,
+                          .spilled = w->spilled};
 }
 
 int xlat_tlb_lookup(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out)

@@ -7,16 +7,22 @@
 #include "xlat/tlb.h"
 #include "pool.h"
 
-/* One way: 32 bytes; page_shift 0 marks an invalid way. */
+/* One way: 32 bytes; page_shift 0 marks an invalid way. The metadata's
+ * fields (xlat_meta) are stored one by one, so that they fill the bytes
+ * the struct would pad: the way stays 32 bytes. */
 struct tlb_way {
     uint64_t vpn;
     uint64_t pfn;
-    uint64_t aux;
     uint32_t pasid;
+    uint32_t object_id;
+    uint16_t home_gpu;
+    uint16_t coal_info;
     uint8_t page_shift;
     uint8_t perm;
-    uint16_t flags;
+    uint8_t spill_credit;
+    uint8_t spilled;
 };
+_Static_assert(sizeof(struct tlb_way) == 32, "a TLB way is 32 bytes");
 
 /* A replacement policy: a small table chosen at create time. `state` is the
  * set's words (state_words(ways) of them). */

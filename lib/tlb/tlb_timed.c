@@ -480,8 +480,7 @@ static void fill_done(void *arg, const xlat_resp *down)
     struct tlb_mshr *m = arg;
     xlat_tlb_entry e = {
         .pasid = m->pasid, .vpn = m->fwd.vaddr >> down->page_shift, .pfn = down->pfn,
-        .page_shift = down->page_shift, .perm = down->perm, .flags = down->flags,
-        .aux = down->aux,
+        .page_shift = down->page_shift, .perm = down->perm, .meta = down->meta,
     };
     /* A permission fault still carries a valid translation: fill it and let
      * each waiter's own access decide. */

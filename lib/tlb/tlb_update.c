@@ -26,8 +26,11 @@ static void entry_to_way(const xlat_tlb_entry *e, struct tlb_way *w)
     w->pfn = e->pfn;
     w->page_shift = e->page_shift;
     w->perm = e->perm;
-    w->flags = e->flags;
-    w->aux = e->aux;
+    w->object_id = e->meta.object_id;
+    w->home_gpu = e->meta.home_gpu;
+    w->coal_info = e->meta.coal_info;
+    w->spill_credit = e->meta.spill_credit;
+    w->spilled = e->meta.spilled;
 }
 
 /* The lowest invalid way of `set` in `way`, or `ways` if the set is full. */
