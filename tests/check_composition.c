@@ -447,6 +447,75 @@ START_TEST(gmmu_inside_and_later)
 }
 END_TEST
 
+/* ---- every unit refuses a request whose access kind is not an
+ * xlat_access (it used to be accepted and need no permission) ---- */
+
+static void refuses_access(host *h, const xlat_target *t, const char *who)
+{
+    xlat_req req = {.id = 0, .vaddr = 0x40000000, .pasid = 1, .access = (xlat_access)9};
+    ck_assert_int_eq(xlat_target_translate(t, &req, host_done, h), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h->ctx), who));
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h->ctx), "access kind 9"));
+}
+
+START_TEST(unknown_access_refused)
+{
+    world w;
+    world_open(&w, 0);
+    xlat_target far = host_target(&w.h);
+    xlat_fixed_config fc;
+    xlat_fixed_config_init(&fc);
+    xlat_fixed *f;
+    ck_assert_int_eq(xlat_fixed_create(w.ctx, &fc, &f), XLAT_OK);
+    xlat_target t = xlat_fixed_target(f);
+    refuses_access(&w.h, &t, "xlat_fixed_translate");
+    xlat_link_config lc;
+    xlat_link_config_init(&lc);
+    xlat_link *l;
+    ck_assert_int_eq(xlat_link_create(w.ctx, &lc, &l), XLAT_OK);
+    ck_assert_int_eq(xlat_link_set_next(l, &far), XLAT_OK);
+    t = xlat_link_target(l);
+    refuses_access(&w.h, &t, "xlat_link_translate");
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    xlat_tlb *tlb;
+    ck_assert_int_eq(xlat_tlb_create(w.ctx, &tc, &tlb), XLAT_OK);
+    t = xlat_tlb_target(tlb);
+    refuses_access(&w.h, &t, "xlat_tlb_translate");
+    xlat_walker_config wc;
+    xlat_walker_config_init(&wc);
+    wc.pt = w.pt;
+    xlat_walker *pool;
+    ck_assert_int_eq(xlat_walker_create(w.ctx, &wc, &pool), XLAT_OK);
+    t = xlat_walker_target(pool);
+    refuses_access(&w.h, &t, "xlat_walker_translate");
+    xlat_iommu_config ic;
+    xlat_iommu_config_init(&ic);
+    ic.walk.pt = w.pt;
+    xlat_iommu *m;
+    ck_assert_int_eq(xlat_iommu_create(w.ctx, &ic, &m), XLAT_OK);
+    t = xlat_iommu_target(m);
+    refuses_access(&w.h, &t, "xlat_iommu_translate");
+    xlat_gmmu_config gc;
+    xlat_gmmu_config_init(&gc);
+    gc.mode = XLAT_GMMU_CENTRALIZED;
+    xlat_gmmu *g;
+    ck_assert_int_eq(xlat_gmmu_create(w.ctx, &gc, &g), XLAT_OK);
+    t = xlat_gmmu_target(g);
+    refuses_access(&w.h, &t, "xlat_gmmu_translate");
+    xlat_advance(w.ctx, 10);
+    ck_assert_int_eq(host_answered(&w.h), 0);
+    outcome o;
+    xlat_gmmu_destroy(g);
+    xlat_iommu_destroy(m);
+    xlat_walker_destroy(pool);
+    xlat_tlb_destroy(tlb);
+    xlat_link_destroy(l);
+    xlat_fixed_destroy(f);
+    world_close(&w, &o);
+}
+END_TEST
+
 Suite *composition_suite(void)
 {
     Suite *s = suite_create("composition");
@@ -458,5 +527,6 @@ Suite *composition_suite(void)
     tcase_add_test(tc, iommu_inside_and_later);
     tcase_add_test(tc, gmmu_inside_and_later);
     tcase_add_test(tc, system_inside_and_later);
+    tcase_add_test(tc, unknown_access_refused);
     return s;
 }

@@ -98,10 +98,6 @@ int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *wh
  * request: an access kind outside xlat_access. */
 int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who);
 
-/* Retries fn(user) when `t` may accept again: through its wait hook when
- * it has one, else next cycle. */
-int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, void *user);
-
 /* A failed answer to `req`: zeroed, with its id, address, PASID, `status`
  * and `resolver`. */
 void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *resolver);

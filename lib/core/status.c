@@ -51,13 +51,6 @@ int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who)
     return XLAT_OK;
 }
 
-int xlat__target_retry(xlat_ctx *ctx, const xlat_target *t, xlat_event_fn fn, void *user)
-{
-    if (t->wait && t->wait(t->unit, fn, user) == XLAT_OK)
-        return XLAT_OK;
-    return xlat_schedule(ctx, 1, fn, user);
-}
-
 void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *resolver)
 {
     memset(r, 0, sizeof(*r));

@@ -48,10 +48,7 @@ void xlat__waitq_wake(struct xlat_waitq *q)
     q->head = q->tail = NULL;
     while (w) {
         struct xlat_waiter *next = w->next;
-        if (q->owner)
-            xlat__post(q->ctx, q->owner, 0, w->fn, w->user);
-        else
-            xlat_schedule(q->ctx, 0, w->fn, w->user); /* a unit not yet on the skeleton */
+        xlat__post(q->ctx, q->owner, 0, w->fn, w->user);
         xlat__pool_put(&q->waiters, w);
         w = next;
     }

@@ -381,6 +381,9 @@ int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, 
         return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_translate: %s",
                           !m ? "NULL iommu" : !req || !done ? "NULL argument"
                                                             : "request from an unknown GPU");
+    int rc = xlat__req_check(m->u.ctx, req, "xlat_iommu_translate");
+    if (rc != XLAT_OK)
+        return rc;
     if (m->in_service >= m->cfg.buffer_entries) {
         m->st.refusals++;
         return xlat__unit_busy(&m->u, "the ATS buffer is full");

@@ -593,6 +593,8 @@ int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void
     if (!t || !req || !done)
         return xlat__fail(t ? t->ctx : NULL, XLAT_ERR_INVAL, "xlat_tlb_translate: NULL %s",
                           !t ? "tlb" : !req ? "req" : "done");
+    if ((unsigned)req->access > XLAT_ACCESS_ATOMIC)
+        return xlat__req_check(t->ctx, req, "xlat_tlb_translate");
     struct tlb_timed *tm = t->timed;
     if (!tm)
         return xlat__fail(t->ctx, XLAT_ERR_STATE,

@@ -327,6 +327,9 @@ int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done
     if (!p || !req || !done)
         return xlat__fail(p ? p->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_walker_translate: NULL %s",
                           !p ? "pool" : !req ? "req" : "done");
+    int rc = xlat__req_check(p->unit.ctx, req, "xlat_walker_translate");
+    if (rc != XLAT_OK)
+        return rc;
     struct walk_req *r = new_request(p, req, done, user);
     if (!r) {
         /* Every record is held: the buffer is full, or answers under way
@@ -339,7 +342,7 @@ int xlat_walker_translate(xlat_walker *p, const xlat_req *req, xlat_done_fn done
      * mem_done / fault_resume calls from inside our call-outs are deferred
      * to tick (the completion rule of doc/walks.md). */
     p->translating++;
-    int rc = accept(p, r);
+    rc = accept(p, r);
     p->translating--;
     return rc;
 }
