@@ -69,6 +69,8 @@ static int fullest_queue(const struct pw_state *s, uint32_t tenant)
 static int idle_walker(const struct pw_state *s, int64_t tenant)
 {
     const struct walk_sched_env *e = &s->env;
+    if (tenant < 0)
+        return (int)e->svc->first_idle(e->pool);
     for (uint32_t w = 0; w < e->walkers; w++)
         if (e->svc->walker_tenant(e->pool, w) < 0 && (tenant < 0 || s->owner[w] == tenant))
             return (int)w;

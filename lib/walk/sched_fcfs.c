@@ -26,9 +26,9 @@ static int fcfs_arrive(void *state, struct walk_req *r, bool may_start, int32_t 
 {
     const struct walk_sched_env *e = state;
     *thief = -1;
-    for (uint32_t w = 0; may_start && w < e->walkers; w++)
-        if (e->svc->walker_tenant(e->pool, w) < 0)
-            return (int)w;
+    int64_t idle = may_start ? e->svc->first_idle(e->pool) : -1;
+    if (idle >= 0)
+        return (int)idle;
     uint32_t len = e->svc->len(e->pool, 0);
     if (len >= e->queue_cap)
         return XLAT_ERR_AGAIN;

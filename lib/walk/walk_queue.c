@@ -87,6 +87,14 @@ static int64_t walker_tenant(const struct xlat_walker *p, uint32_t w)
     return r ? (int64_t)r->tenant : -1;
 }
 
+static int64_t first_idle(const struct xlat_walker *p)
+{
+    for (size_t word = 0; word < idle_words(p); word++)
+        if (p->idle[word])
+            return (int64_t)(word * 64 + (unsigned)__builtin_ctzll(p->idle[word]));
+    return -1;
+}
+
 static uint64_t tenant_queued(const struct xlat_walker *p, uint32_t t)
 {
     return p->tenant[t].queued;
@@ -103,6 +111,7 @@ const struct walk_services xlat__walk_services = {
     .len = queue_len,
     .foreign = queue_foreign,
     .charge_interleave = charge_interleave,
+    .first_idle = first_idle,
     .walker_tenant = walker_tenant,
     .tenant_queued = tenant_queued,
     .req_tenant = req_tenant,

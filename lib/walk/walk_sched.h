@@ -32,6 +32,8 @@ struct walk_services {
     /* Every request in queue q not of `tenant` waits behind one more
      * foreign walk (a steal by q's walker): counts it in the statistics. */
     void (*charge_interleave)(struct xlat_walker *p, uint32_t q, uint32_t tenant);
+    /* The lowest idle walker, -1 when every walker is busy. */
+    int64_t (*first_idle)(const struct xlat_walker *p);
     /* Tenant of the walk walker w serves, -1 when w is idle. */
     int64_t (*walker_tenant)(const struct xlat_walker *p, uint32_t w);
     /* Walks of tenant t waiting in any queue. */

@@ -41,6 +41,8 @@ static void retire(struct walker *u)
     u->waiting = u->faulted = 0;
     u->gen++;
     p->busy--;
+    uint32_t w = walker_index(u);
+    p->idle[w / 64] |= 1ull << (w % 64);
 }
 
 /* The walker's walk ends with leaf `pte` (or `status`); the walker is free
@@ -256,6 +258,7 @@ void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int
     r->start = p->unit.ctx->now;
     r->queue = -1;
     p->busy++;
+    p->idle[w / 64] &= ~(1ull << (w % 64));
     p->st.walks++;
     p->tenant[r->tenant].st.in_service++;
     if (stolen) {
@@ -267,20 +270,30 @@ void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int
     begin(u);
 }
 
+/* Offers the waiting walks to the idle walkers, lowest id first, each once
+ * a kick (as a scan of every walker did). Only idle walkers are visited
+ * (the bitmap), so a kick costs what it offers, not the size of the pool. */
 void xlat__walk_kick(struct xlat_walker *p)
 {
     if (p->kicking)
         return;
     p->kicking = true;
-    for (uint32_t w = 0; w < p->cfg.walkers && p->buffered; w++) {
-        if (p->walker[w].r)
-            continue;
-        int32_t thief = -1;
-        struct walk_req *r = p->ops->select(p->sched, w, &thief);
-        if (!r)
-            continue;
-        xlat__pending_remove(p, r);
-        xlat__walk_start(p, w, r, thief);
+    for (size_t word = 0; word < idle_words(p) && p->buffered; word++) {
+        uint64_t above = ~0ull; /* bits not visited yet in this word */
+        uint64_t todo;
+        /* Re-read each time: a start may end a walk at once and free a
+         * walker further on, which is then offered too. */
+        while ((todo = p->idle[word] & above) != 0 && p->buffered) {
+            unsigned bit = (unsigned)__builtin_ctzll(todo);
+            uint32_t w = (uint32_t)(word * 64 + bit);
+            above = bit == 63 ? 0 : ~0ull << (bit + 1);
+            int32_t thief = -1;
+            struct walk_req *r = p->ops->select(p->sched, w, &thief);
+            if (!r)
+                continue;
+            xlat__pending_remove(p, r);
+            xlat__walk_start(p, w, r, thief);
+        }
     }
     p->kicking = false;
 }

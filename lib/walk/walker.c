@@ -96,6 +96,7 @@ static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
     xlat__pool_release(&p->waits);
     xlat__free(ctx, p->walker, p->cfg.walkers * sizeof(*p->walker));
     xlat__free(ctx, p->due, p->cfg.walkers * sizeof(*p->due));
+    xlat__free(ctx, p->idle, idle_words(p) * sizeof(*p->idle));
     xlat__free(ctx, p->queue, p->nqueues * sizeof(*p->queue));
     xlat__unit_fini(&p->unit); /* cancels the pool's events by its id */
     xlat__free(ctx, p, sizeof(*p));
@@ -152,10 +153,13 @@ static int pool_init(struct xlat_walker *p, xlat_ctx *ctx)
     p->walker = xlat__calloc(ctx, p->cfg.walkers, sizeof(*p->walker));
     p->queue = xlat__calloc(ctx, p->nqueues, sizeof(*p->queue));
     p->due = xlat__calloc(ctx, p->cfg.walkers, sizeof(*p->due));
-    if (!p->walker || !p->queue || !p->due)
+    p->idle = xlat__calloc(ctx, idle_words(p), sizeof(*p->idle));
+    if (!p->walker || !p->queue || !p->due || !p->idle)
         return XLAT_ERR_NOMEM;
-    for (uint32_t w = 0; w < p->cfg.walkers; w++)
+    for (uint32_t w = 0; w < p->cfg.walkers; w++) {
         p->walker[w].pool = p;
+        p->idle[w / 64] |= 1ull << (w % 64);
+    }
     for (uint32_t q = 0; q < p->nqueues; q++)
         p->queue[q].cap = p->cfg.queue_entries / p->nqueues;
     return xlat__pool_init_fixed(&p->waits, ctx, sizeof(struct walk_wait), WALK_WAITERS);

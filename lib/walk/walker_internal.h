@@ -95,6 +95,7 @@ struct xlat_walker {
     struct walk_req *pending_head, *pending_tail;
     size_t buffered;
     uint32_t busy;
+    uint64_t *idle;              /* bit w set: walker w has no walk (ceil(walkers/64) words) */
     struct walk_tenant tenant[WALK_MAX_TENANTS];
     uint32_t tenant_map_pasid[WALK_MAX_TENANT_MAP];
     uint32_t tenant_map_tenant[WALK_MAX_TENANT_MAP];
@@ -159,5 +160,8 @@ void xlat__walk_answer(struct xlat_walker *p, struct walk_req *r, uint64_t pte, 
 /* Statistics (walker_stats.c). */
 void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r);
 uint32_t xlat__hist_bucket(uint64_t cycles);
+
+/* Words of the idle-walker bitmap. */
+static inline size_t idle_words(const struct xlat_walker *p) { return (p->cfg.walkers + 63) / 64; }
 
 #endif
