@@ -516,6 +516,42 @@ START_TEST(unknown_access_refused)
 }
 END_TEST
 
+/* A refusal's message is assembled once for a run of identical refusals;
+ * it is still right after another failure came in between, and after the
+ * unit that refused was destroyed and another took its place. */
+START_TEST(refusal_message_stays_right)
+{
+    world w;
+    world_open(&w, 0);
+    xlat_fixed_config fc;
+    xlat_fixed_config_init(&fc);
+    fc.name = "a";
+    fc.max_outstanding = 1;
+    xlat_fixed *f;
+    ck_assert_int_eq(xlat_fixed_create(w.ctx, &fc, &f), XLAT_OK);
+    xlat_target t = xlat_fixed_target(f);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 0, 1), XLAT_OK);
+    const char *busy = "fixed a: max_outstanding requests in flight";
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(host_send(&w.h, &t, 1, 0, 1), XLAT_ERR_AGAIN);
+        ck_assert_str_eq(xlat_ctx_errmsg(w.ctx), busy);
+        ck_assert_int_eq(xlat_fixed_translate(f, NULL, host_done, &w.h), XLAT_ERR_INVAL);
+        ck_assert_str_eq(xlat_ctx_errmsg(w.ctx), "xlat_fixed_translate: NULL req");
+    }
+    xlat_fixed_destroy(f);
+    fc.name = "b";
+    ck_assert_int_eq(xlat_fixed_create(w.ctx, &fc, &f), XLAT_OK);
+    t = xlat_fixed_target(f);
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 0, 1), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 3, 0, 1), XLAT_ERR_AGAIN);
+    ck_assert_str_eq(xlat_ctx_errmsg(w.ctx), "fixed b: max_outstanding requests in flight");
+    host_run(&w.h, 1, 1000);
+    xlat_fixed_destroy(f);
+    outcome o;
+    world_close(&w, &o);
+}
+END_TEST
+
 Suite *composition_suite(void)
 {
     Suite *s = suite_create("composition");
@@ -528,5 +564,6 @@ Suite *composition_suite(void)
     tcase_add_test(tc, gmmu_inside_and_later);
     tcase_add_test(tc, system_inside_and_later);
     tcase_add_test(tc, unknown_access_refused);
+    tcase_add_test(tc, refusal_message_stays_right);
     return s;
 }

@@ -141,6 +141,7 @@ int xlat__fail(xlat_ctx *ctx, int rc, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     memcpy(ctx->errmsg, msg, sizeof(msg));
+    ctx->busy_name = NULL;
     return rc;
 }
 
@@ -212,6 +213,14 @@ static void append(xlat_ctx *ctx, size_t *at, const char *s)
 
 int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why)
 {
+    /* A busy unit refuses the same way many times in a row: the message is
+     * already there. (The pointers are the key: kind and why are literals,
+     * and a unit forgets its name here when it is destroyed.) */
+    if (ctx->busy_name == name && ctx->busy_kind == kind && ctx->busy_why == why)
+        return XLAT_ERR_AGAIN;
+    ctx->busy_kind = kind;
+    ctx->busy_name = name;
+    ctx->busy_why = why;
     size_t at = 0;
     append(ctx, &at, kind);
     append(ctx, &at, " ");
@@ -219,4 +228,10 @@ int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *wh
     append(ctx, &at, ": ");
     append(ctx, &at, why);
     return XLAT_ERR_AGAIN;
+}
+
+void xlat__busy_forget(xlat_ctx *ctx, const char *name)
+{
+    if (ctx->busy_name == name)
+        ctx->busy_name = NULL;
 }

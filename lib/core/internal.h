@@ -25,6 +25,8 @@ struct xlat_ctx {
     uint32_t units;          /* unit ids handed out so far (0 is the host) */
     struct xlat_wheel wheel;
     char errmsg[XLAT_ERRMSG_LEN];
+    /* What the last refusal's message was made of (see xlat__busy). */
+    const char *busy_kind, *busy_name, *busy_why;
 };
 
 /* Zeroed memory of `size` bytes, aligned to 64 bytes; NULL on failure. */
@@ -93,6 +95,9 @@ void xlat__cancel_events(xlat_ctx *ctx,
  * retried many times a cycle in a busy system: its message "<kind> <name>:
  * <why>" is assembled by plain copies, without formatting. */
 int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why);
+/* A unit whose name is about to be freed: a later refusal must not take
+ * another name at the same address for its own. */
+void xlat__busy_forget(xlat_ctx *ctx, const char *name);
 
 /* XLAT_ERR_INVAL (with a message naming `who`) when `req` is not a valid
  * request: an access kind outside xlat_access. */

@@ -36,6 +36,7 @@ void xlat__unit_fini(struct xlat__unit *u)
     u->events = 0;
     xlat__waitq_release(&u->waitq);
     xlat__pool_release(&u->reqs);
+    xlat__busy_forget(u->ctx, u->name);
     xlat__strfree(u->ctx, u->name);
     u->name = NULL;
 }

@@ -104,6 +104,7 @@ static void tlb_free(xlat_tlb *t)
     xlat__tlb_hooks_release(t->ctx, &t->evict_listeners);
     xlat__tlb_hooks_release(t->ctx, &t->inval_observers);
     free_arrays(t);
+    xlat__busy_forget(t->ctx, t->name);
     xlat__strfree(t->ctx, t->name);
     xlat__free(t->ctx, t, sizeof(*t));
 }
