@@ -178,6 +178,8 @@ size_t xlat_pending_events(const xlat_ctx *ctx) { return ctx ? ctx->wheel.pendin
 /* The earliest cycle with an event in the wheel (the ready queue aside). */
 static uint64_t wheel_next(const struct xlat_wheel *w)
 {
+    if (w->pending == 0) /* every event fired (the ready queue counts in pending) */
+        return XLAT_NEVER;
     /* The lowest non-empty level holds the earliest events, and within a
      * level no slot below the position's digit is ever occupied. */
     for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
