@@ -160,8 +160,10 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
     if (evicted) {
         if (victim)
             *victim = gone;
-        /* Last: a listener may insert into this TLB again. */
-        xlat__tlb_notify_evicted(t, &gone);
+        /* Last: a listener may insert into this TLB again. Most TLBs have
+         * nobody listening: then not even the call. */
+        if (t->evict_fn || t->evict_listeners.n)
+            xlat__tlb_notify_evicted(t, &gone);
     }
     return evicted;
 }
