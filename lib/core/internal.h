@@ -80,6 +80,12 @@ static inline int xlat__is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 int xlat__events_reserve(xlat_ctx *ctx, size_t n);
 void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
 void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user);
+/* Nothing else is due in this cycle right now: an event posted with delay 0
+ * from here would be the very next to run (so a unit may run it at once). */
+static inline int xlat__ready_empty(const xlat_ctx *ctx)
+{
+    return ctx->wheel.ready_head == XLAT_WHEEL_NIL;
+}
 /* Posts that found the pool empty: a unit exceeded its budget (tests assert 0). */
 size_t xlat__events_overruns(const xlat_ctx *ctx);
 /* Drops the pending events posted by unit `owner` (not 0). */

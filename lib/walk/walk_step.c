@@ -172,6 +172,13 @@ static void read_done_event(void *arg)
     for (; i > 0 && p->due[i - 1] > w; i--)
         p->due[i] = p->due[i - 1];
     p->due[i] = w;
+    if (!p->drain_pending && xlat__ready_empty(p->unit.ctx)) {
+        /* The drain would be the next event of this cycle: run it now and
+         * save the event (the usual case: one read completes at a time). */
+        p->drain_pending = true;
+        drain_event(p);
+        return;
+    }
     schedule_drain(p);
 }
 
