@@ -29,23 +29,24 @@ struct walk_wait {
 /* One accepted request. It sits on the pool's pending list (arrival order)
  * and in one scheduler queue until a walker takes it. */
 struct walk_req {
+    /* What a coalescing scan of the pending list reads, together first. */
     struct walk_req *pnext, *pprev; /* pending list, arrival order */
-    struct walk_req *qnext, *qprev; /* its scheduler queue */
     xlat_req req;
-    xlat_done_fn done;
-    void *user;
-    uint32_t tenant;
-    int32_t queue;          /* index of the queue it waits in, -1 when not queued */
-    uint64_t arrival;
-    uint64_t start;         /* cycle a walker took it (or it was coalesced) */
-    uint64_t interleave;    /* foreign walks it waited behind */
     uint8_t pl;             /* deepest level coalesced so far, 0 = none */
-    uint64_t pa;            /* node to read next after PL */
     /* A neighbour's line showed its entry not present: its fault is with
      * the host (fault_token) and it keeps its buffer slot, ineligible,
      * until xlat_walker_fault_resume(). */
     bool parked;
+    int32_t queue;          /* index of the queue it waits in, -1 when not queued */
+    uint64_t pa;            /* node to read next after PL */
+    struct walk_req *qnext, *qprev; /* its scheduler queue */
+    xlat_done_fn done;
+    void *user;
+    uint32_t tenant;
     int status;             /* a failure answered from the drain event */
+    uint64_t arrival;
+    uint64_t start;         /* cycle a walker took it (or it was coalesced) */
+    uint64_t interleave;    /* foreign walks it waited behind */
     uint64_t fault_token;
     struct walk_req *fnext; /* faults raised by one line, in buffer order */
 };
