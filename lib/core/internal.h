@@ -109,9 +109,9 @@ void xlat__busy_forget(xlat_ctx *ctx, const char *name);
  * request: an access kind outside xlat_access. */
 int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who);
 
-/* A failed answer to `req`: zeroed, with its id, address, PASID, `status`
- * and `resolver`. */
-void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *resolver);
+/* The start of every answer to `req`: zeroed, with its id, address, PASID,
+ * `status` and `resolver` (a translation is added by xlat__resp_translate). */
+void xlat__resp_init(xlat_resp *r, const xlat_req *req, int status, const char *resolver);
 
 /* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
  * permissions, metadata) and sets r->status to XLAT_OK, or

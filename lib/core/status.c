@@ -51,7 +51,7 @@ int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who)
     return XLAT_OK;
 }
 
-void xlat__resp_fail(xlat_resp *r, const xlat_req *req, int status, const char *resolver)
+void xlat__resp_init(xlat_resp *r, const xlat_req *req, int status, const char *resolver)
 {
     memset(r, 0, sizeof(*r));
     r->id = req->id;

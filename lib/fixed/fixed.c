@@ -129,11 +129,8 @@ int xlat_fixed_translate(xlat_fixed *f, const xlat_req *req, xlat_done_fn done, 
         return xlat__fail(f->unit.ctx, XLAT_ERR_NOMEM, "fixed %s: out of memory", f->unit.name);
     p->done = done;
     p->user = user;
-    p->resp.id = req->id;
-    p->resp.vaddr = req->vaddr;
-    p->resp.pasid = req->pasid;
+    xlat__resp_init(&p->resp, req, XLAT_OK, f->unit.name);
     p->resp.issued = f->unit.ctx->now;
-    p->resp.resolver = f->unit.name;
     resolve(f, req, &p->resp);
     xlat__delay_push(&f->answers, &p->wait);
     f->stats.requests++;

@@ -321,13 +321,8 @@ static void side_answer(struct gmmu_req *r, int side, const xlat_resp *resp)
 static void own_answer(struct gmmu_req *r, int side, int status)
 {
     xlat_resp a;
-    memset(&a, 0, sizeof(a));
-    a.id = r->req.id;
-    a.vaddr = r->req.vaddr;
-    a.pasid = r->req.pasid;
-    a.status = status;
+    xlat__resp_init(&a, &r->req, status, r->g->u.name);
     a.issued = a.completed = r->g->u.ctx->now;
-    a.resolver = r->g->u.name;
     side_answer(r, side, &a);
 }
 

@@ -352,9 +352,10 @@ static void wq_push(struct xlat_iommu *m, struct iommu_req *r, bool front)
 static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, const char *resolver)
 {
     struct xlat_iommu *m = r->iommu;
-    xlat_resp resp = {.id = r->req.id, .vaddr = r->req.vaddr, .pasid = r->req.pasid,
-                      .status = status, .issued = r->arrival, .completed = m->u.ctx->now,
-                      .resolver = resolver};
+    xlat_resp resp;
+    xlat__resp_init(&resp, &r->req, status, resolver);
+    resp.issued = r->arrival;
+    resp.completed = m->u.ctx->now;
     if (e && status == XLAT_OK) {
         xlat_tlb_entry out = *e;
         xlat__iommu_native(m, &out); /* what the policy marks on a fresh translation */

@@ -228,13 +228,8 @@ uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *t) { return t && t->timed ? t->time
 static void make_resp(xlat_resp *r, const xlat_req *req, uint64_t issued,
                       const xlat_tlb_entry *e, int status, const char *resolver)
 {
-    memset(r, 0, sizeof(*r));
-    r->id = req->id;
-    r->vaddr = req->vaddr;
-    r->pasid = req->pasid;
+    xlat__resp_init(r, req, status, resolver);
     r->issued = issued;
-    r->resolver = resolver;
-    r->status = status;
     if (status == XLAT_OK)
         xlat__resp_translate(r, e, req->vaddr, req->access);
 }

@@ -25,14 +25,9 @@ void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
 static void make_resp(const struct xlat_walker *p, const struct walk_req *r, uint64_t pte,
                       uint32_t level, int status, xlat_resp *out)
 {
-    memset(out, 0, sizeof(*out));
-    out->id = r->req.id;
-    out->vaddr = r->req.vaddr;
-    out->pasid = r->req.pasid;
+    xlat__resp_init(out, &r->req, status, p->unit.name);
     out->issued = r->arrival;
     out->completed = p->unit.ctx->now;
-    out->resolver = p->unit.name;
-    out->status = status;
     if (status != XLAT_OK)
         return;
     uint32_t shift = xlat_pagetable_level_shift(p->pt, level);
