@@ -368,6 +368,22 @@ static void fill_event_pool(counting_alloc *ca)
 
 size_t xlat__events_overruns(const xlat_ctx *ctx); /* internal: posts beyond a budget */
 
+/* h.t as configured by `cfg`, over a responder "mem" of `latency`
+ * cycles (returned; the test destroys it). */
+static xlat_fixed *timed_over_memory(const xlat_tlb_config *cfg, uint32_t latency)
+{
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, cfg, &h.t), XLAT_OK);
+    xlat_fixed_config fc;
+    xlat_fixed *mem;
+    xlat_fixed_config_init(&fc);
+    fc.name = "mem";
+    fc.latency = latency;
+    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
+    xlat_target tm = xlat_fixed_target(mem);
+    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    return mem;
+}
+
 /* Two hits lose their entry to an invalidation while the only MSHR is
  * busy: each retries every cycle until the MSHR frees, then goes on as a
  * miss. The context's event pool is full of the host's events and the
@@ -384,15 +400,7 @@ START_TEST(stale_hit_retries_come_from_the_budget)
     cfg.name = "t";
     cfg.mshrs = 1;
     cfg.ports = 2;
-    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
-    xlat_fixed_config fc;
-    xlat_fixed *mem;
-    xlat_fixed_config_init(&fc);
-    fc.name = "mem";
-    fc.latency = 100;
-    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
-    xlat_target tm = xlat_fixed_target(mem);
-    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    xlat_fixed *mem = timed_over_memory(&cfg, 100);
     preload(h.t, 0xA);
     ck_assert_int_eq(send(1, 0xB000), XLAT_OK); /* takes the MSHR until 101 */
     xlat_tick(h.ctx);
@@ -454,14 +462,7 @@ START_TEST(stale_hit_keeps_its_hit_slot)
     cfg.mshrs = 1;
     cfg.ports = 2;
     cfg.hits_in_flight = 1;
-    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
-    xlat_fixed_config fc;
-    xlat_fixed *mem;
-    xlat_fixed_config_init(&fc);
-    fc.latency = 100;
-    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
-    xlat_target tm = xlat_fixed_target(mem);
-    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    xlat_fixed *mem = timed_over_memory(&cfg, 100);
     preload(h.t, 0xA);
     preload(h.t, 0xC);
     n_tries = 0;
@@ -509,15 +510,7 @@ START_TEST(mshr_targets_bound_the_merges)
     cfg.mshrs = 2;
     cfg.ports = 4;
     cfg.mshr_targets = 2;
-    ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
-    xlat_fixed_config fc;
-    xlat_fixed *mem;
-    xlat_fixed_config_init(&fc);
-    fc.name = "mem";
-    fc.latency = 10;
-    ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &mem), XLAT_OK);
-    xlat_target tm = xlat_fixed_target(mem);
-    ck_assert_int_eq(xlat_tlb_set_next(h.t, &tm), XLAT_OK);
+    xlat_fixed *mem = timed_over_memory(&cfg, 10);
     size_t bytes = xlat_tlb_memory(h.t);
     n_tries = 0;
     ck_assert_int_eq(send(1, 0x5000), XLAT_OK);
