@@ -117,7 +117,7 @@ run: all
 	$(BUILD)/examples/demo
 
 bench: $(BENCH_BIN)
-	$(BENCH_BIN)
+	$(BENCH_BIN) $(BENCH)
 
 sanitize:
 	$(MAKE) BUILD=build/san OUT=build/san/lib CFLAGS="-O1 -g -fno-omit-frame-pointer" \

@@ -60,6 +60,7 @@ void bench_cuckoo(void)
     xlat_ctx *ctx;
     xlat_cuckoo *cf;
     xlat_cuckoo_config cfg;
+    printf("\n-- cuckoo filter --\n");
     if (xlat_ctx_create(NULL, &ctx) != XLAT_OK)
         return;
     xlat_cuckoo_config_init(&cfg);

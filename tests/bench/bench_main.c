@@ -1,21 +1,64 @@
-/* make bench: prints one table of throughput and memory figures. */
+/* make bench: prints one table of throughput and memory figures.
+ *
+ *   bench_xlat                 every group
+ *   bench_xlat NAME...         only the named groups (e.g. reference gmmu),
+ *                              to compare two builds on the rows in question
+ */
+#include <string.h>
+
 #include "bench.h"
 
 volatile uint64_t bench_sink;
 
-int main(void)
+typedef struct bench_group {
+    const char *name;
+    void (*run)(void);
+} bench_group;
+
+static const bench_group groups[] = {
+    {"tlb", bench_tlb},         {"timed", bench_timed},   {"cuckoo", bench_cuckoo},
+    {"pagetable", bench_pagetable}, {"pwc", bench_pwc},   {"walker", bench_walker},
+    {"reference", bench_reference}, {"gmmu", bench_gmmu}, {"system", bench_system},
+};
+#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
+
+static const bench_group *find_group(const char *name)
 {
+    for (size_t i = 0; i < NGROUPS; i++)
+        if (strcmp(groups[i].name, name) == 0)
+            return &groups[i];
+    return NULL;
+}
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: bench_xlat [GROUP...]\ngroups:");
+    for (size_t i = 0; i < NGROUPS; i++)
+        fprintf(to, " %s", groups[i].name);
+    fprintf(to, "\n");
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (!find_group(argv[i])) {
+            fprintf(stderr, "bench_xlat: unknown group '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
     printf("libxlat %s benchmarks (single thread; ops/s are host operations per second)\n",
            xlat_version_string());
-    bench_tlb();
-    bench_timed();
-    printf("\n-- cuckoo filter --\n");
-    bench_cuckoo();
-    bench_pagetable();
-    bench_pwc();
-    bench_walker();
-    bench_reference();
-    bench_gmmu();
-    bench_system();
+    if (argc == 1) {
+        for (size_t i = 0; i < NGROUPS; i++)
+            groups[i].run();
+        return 0;
+    }
+    for (int i = 1; i < argc; i++)
+        find_group(argv[i])->run();
     return 0;
 }
