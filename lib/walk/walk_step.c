@@ -143,17 +143,25 @@ static void read_done(struct walker *u)
 static void drain_event(void *arg)
 {
     struct xlat_walker *p = arg;
+    /* Each read_done() ends with a kick, and a kick that finds nothing
+     * changed since the last one starts nothing (selection has no side
+     * effects when it finds nothing): the closing kick is for a drain
+     * posted without reads (a parked request resumed during a kick) and
+     * for the late answers. */
+    bool kick = p->ndue == 0;
     p->drain_pending = false;
     for (uint32_t i = 0; i < p->ndue; i++)
         read_done(&p->walker[p->due[i]]);
     p->ndue = 0;
+    kick = kick || p->late;
     /* Failures decided inside translate (a parked fault resumed there). */
     while (p->late) {
         struct walk_req *r = p->late;
         p->late = r->qnext;
         xlat__walk_answer(p, r, 0, 0, r->status);
     }
-    xlat__walk_kick(p); /* a parked request resumed during a kick may start */
+    if (kick)
+        xlat__walk_kick(p); /* a parked request resumed during a kick may start */
 }
 
 static void schedule_drain(struct xlat_walker *p)
@@ -164,22 +172,73 @@ static void schedule_drain(struct xlat_walker *p)
     xlat__unit_post(&p->unit, 0, drain_event, p);
 }
 
-static void read_done_event(void *arg)
+/* Walker w's read completed this cycle: it joins `due`, in walker-id order. */
+static void collect(struct xlat_walker *p, uint32_t w)
 {
-    struct walker *u = arg;
-    struct xlat_walker *p = u->pool;
-    uint32_t w = walker_index(u), i = p->ndue++;
+    uint32_t i = p->ndue++;
     for (; i > 0 && p->due[i - 1] > w; i--)
         p->due[i] = p->due[i - 1];
     p->due[i] = w;
+}
+
+/* Completions have arrived: the drain processes them after everything
+ * else due this cycle. */
+static void complete(struct xlat_walker *p)
+{
     if (!p->drain_pending && xlat__ready_empty(p->unit.ctx)) {
         /* The drain would be the next event of this cycle: run it now and
-         * save the event (the usual case: one read completes at a time). */
+         * save the event. */
         p->drain_pending = true;
         drain_event(p);
         return;
     }
     schedule_drain(p);
+}
+
+/* A host's mem_done deferred out of a call-out. */
+static void read_done_event(void *arg)
+{
+    struct walker *u = arg;
+    collect(u->pool, walker_index(u));
+    complete(u->pool);
+}
+
+/* The oldest fixed-latency reads are due: every read of this cycle
+ * completes in one event, instead of one event each. */
+static void reads_event(void *arg)
+{
+    struct xlat_walker *p = arg;
+    uint64_t now = p->unit.ctx->now;
+    p->reads_armed = false;
+    while (p->reads_len && p->walker[p->reads[p->reads_head]].read_due <= now) {
+        collect(p, p->reads[p->reads_head]);
+        if (++p->reads_head == p->cfg.walkers)
+            p->reads_head = 0;
+        p->reads_len--;
+    }
+    if (p->reads_len) {
+        p->reads_armed = true;
+        xlat__unit_post(&p->unit, p->walker[p->reads[p->reads_head]].read_due - now,
+                        reads_event, p);
+    }
+    complete(p);
+}
+
+/* A read of the fixed-latency memory model: it completes mem_latency
+ * cycles from now, after every read issued before it. */
+static void read_fixed(struct walker *u)
+{
+    struct xlat_walker *p = u->pool;
+    uint32_t tail = p->reads_head + p->reads_len;
+    if (tail >= p->cfg.walkers)
+        tail -= p->cfg.walkers;
+    u->read_due = p->unit.ctx->now + p->cfg.mem_latency;
+    p->reads[tail] = walker_index(u);
+    p->reads_len++;
+    if (!p->reads_armed) {
+        p->reads_armed = true;
+        xlat__unit_post(&p->unit, p->cfg.mem_latency, reads_event, p);
+    }
 }
 
 static void fault_event(void *arg)
@@ -196,7 +255,7 @@ static void issue_read(struct walker *u)
     struct xlat_walker *p = u->pool;
     u->entry_paddr = xlat__walk_entry_paddr(p, u->node_pfn, u->r->req.vaddr, u->level);
     if (!p->cfg.mem_read) {
-        xlat__unit_post(&p->unit, p->cfg.mem_latency, read_done_event, u);
+        read_fixed(u);
         return;
     }
     uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);

@@ -96,6 +96,7 @@ static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
     xlat__pool_release(&p->waits);
     xlat__free(ctx, p->walker, p->cfg.walkers * sizeof(*p->walker));
     xlat__free(ctx, p->due, p->cfg.walkers * sizeof(*p->due));
+    xlat__free(ctx, p->reads, p->cfg.walkers * sizeof(*p->reads));
     xlat__free(ctx, p->idle, idle_words(p) * sizeof(*p->idle));
     xlat__free(ctx, p->queue, p->nqueues * sizeof(*p->queue));
     xlat__unit_fini(&p->unit); /* cancels the pool's events by its id */
@@ -104,8 +105,10 @@ static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
 
 /*
  * The most events the pool can have pending at once:
- * - one per walker. A walker's events are its read's completion (after
- *   mem_latency, or a mem_done deferred out of a call-out), a read delayed
+ * - one per walker. A walker's events are its read's completion (a
+ *   mem_done deferred out of a call-out; a fixed-latency read waits in the
+ *   pool's ring instead, whose one event is counted in the slot of a walker
+ *   reading there, since that walker has no event of its own), a read delayed
  *   by the PWC or retried after the memory model refused it, a fault raised
  *   from tick, and a deferred fault_resume. Each is posted only from a state
  *   the walker leaves when posting it (reading, about to read, faulted), and
@@ -153,8 +156,9 @@ static int pool_init(struct xlat_walker *p, xlat_ctx *ctx)
     p->walker = xlat__calloc(ctx, p->cfg.walkers, sizeof(*p->walker));
     p->queue = xlat__calloc(ctx, p->nqueues, sizeof(*p->queue));
     p->due = xlat__calloc(ctx, p->cfg.walkers, sizeof(*p->due));
+    p->reads = xlat__calloc(ctx, p->cfg.walkers, sizeof(*p->reads));
     p->idle = xlat__calloc(ctx, idle_words(p), sizeof(*p->idle));
-    if (!p->walker || !p->queue || !p->due || !p->idle)
+    if (!p->walker || !p->queue || !p->due || !p->reads || !p->idle)
         return XLAT_ERR_NOMEM;
     for (uint32_t w = 0; w < p->cfg.walkers; w++) {
         p->walker[w].pool = p;

@@ -63,6 +63,7 @@ struct walker {
     uint32_t level;         /* level being read (or about to be read) */
     uint64_t node_pfn;      /* node being read */
     uint64_t entry_paddr;   /* entry being read */
+    uint64_t read_due;      /* cycle its fixed-latency read completes */
     uint32_t gen;           /* token generation: stale mem_done/resume calls are refused */
     uint8_t waiting;        /* a read is outstanding at the host's memory */
     uint8_t faulted;        /* waiting for xlat_walker_fault_resume() */
@@ -105,6 +106,12 @@ struct xlat_walker {
     bool kicking;                   /* guards re-entrant dispatch */
     uint32_t translating;           /* depth of xlat_walker_translate() calls under way */
     uint32_t reading;               /* depth of calls to the host's mem_read under way */
+    /* Fixed-latency reads complete in the order they were issued, so one
+     * armed event serves them all: a ring (cfg.walkers slots, one read per
+     * walker at most) of the walkers reading, oldest first. */
+    uint32_t *reads;
+    uint32_t reads_head, reads_len;
+    bool reads_armed;               /* the event of the oldest read is posted */
     uint32_t *due;                  /* walkers whose read completed this cycle, ascending */
     uint32_t ndue;
     struct walk_req *late, **late_tail; /* failures to answer from the drain event */
