@@ -236,6 +236,20 @@ static void release(struct gmmu_req *r)
     wake_senders(g);
 }
 
+/* Keeps `resp` in the record, past the call that brought it. */
+static void hold_resp(struct gmmu_req *r, const xlat_resp *resp)
+{
+    if (resp != &r->held)
+        r->held = *resp;
+}
+
+/* The chosen answer outlives the callback that brought it. */
+static void keep_answer(struct gmmu_req *r)
+{
+    hold_resp(r, r->answer);
+    r->answer = &r->held;
+}
+
 /* Hands the chosen answer to the sender. Everything the GMMU keeps is
  * settled first (the record freed when nothing else holds it), so that a
  * sender may send again, or query the GMMU, from inside `done`. */
@@ -243,7 +257,7 @@ static void deliver(struct gmmu_req *r)
 {
     xlat_gmmu *g = r->g;
     int side = r->final_side;
-    xlat_resp out = r->side[side].resp;
+    xlat_resp out = *r->answer;
     out.id = r->req.id;
     out.vaddr = r->req.vaddr;
     out.pasid = r->req.pasid;
@@ -266,21 +280,26 @@ static void deliver(struct gmmu_req *r)
  * nothing touches `r` after it. */
 static void settle(struct gmmu_req *r)
 {
-    if (r->hold || r->starting)
+    if (r->hold || r->starting) {
+        if (r->deferred)
+            keep_answer(r); /* delivered after the call that brought it */
         return;
+    }
     if (r->deferred)
         deliver(r);
     else if (r->answered && finished(r))
         release(r);
 }
 
-/* The answer of `side` is the request's answer; settle() delivers it. */
-static void choose(struct gmmu_req *r, int side)
+/* `resp`, the answer of `side`, is the request's answer; settle() delivers
+ * it (before `resp` goes out of scope, or after keep_answer()). */
+static void choose(struct gmmu_req *r, int side, const xlat_resp *resp)
 {
     xlat_gmmu_stats *st = &r->g->stats;
     r->answered = 1;
     r->deferred = 1;
     r->final_side = (uint8_t)side;
+    r->answer = resp;
     /* §4: in parallel only one answer is used; the other is "discarded". */
     if (r->route == XLAT_GMMU_ROUTE_PARALLEL) {
         if (side == SIDE_GMMU)
@@ -297,11 +316,10 @@ static void side_answer(struct gmmu_req *r, int side, const xlat_resp *resp)
     struct gmmu_side *sd = &r->side[side];
     sd->state = SIDE_DONE;
     sd->valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
-    sd->resp = *resp;
     if (r->answered)
         return; /* the late one of a parallel pair, counted when the first won */
     if (sd->valid) {
-        choose(r, side);
+        choose(r, side, resp);
         return;
     }
     if (side == SIDE_GMMU && r->route == XLAT_GMMU_ROUTE_LOCAL) {
@@ -311,10 +329,16 @@ static void side_answer(struct gmmu_req *r, int side, const xlat_resp *resp)
         return;
     }
     /* §4: a GMMU miss is dropped in favour of the IOMMU's answer; an
-     * invalid IOMMU answer waits for a walk that may still find the page. */
-    if (r->side[!side].state == SIDE_PENDING)
+     * invalid IOMMU answer waits for a walk that may still find the page
+     * (kept: it is the answer if the walk finds nothing either). */
+    if (r->side[!side].state == SIDE_PENDING) {
+        hold_resp(r, resp);
         return;
-    choose(r, r->side[SIDE_IOMMU].state == SIDE_DONE ? SIDE_IOMMU : side);
+    }
+    if (side == SIDE_GMMU && r->side[SIDE_IOMMU].state == SIDE_DONE)
+        choose(r, SIDE_IOMMU, &r->held); /* the IOMMU's invalid answer, kept above */
+    else
+        choose(r, side, resp);
 }
 
 /* An answer made here: a missing IOMMU, or a downstream error. */
@@ -324,6 +348,8 @@ static void own_answer(struct gmmu_req *r, int side, int status)
     xlat__resp_init(&a, &r->req, status, r->g->u.name);
     a.issued = a.completed = r->g->u.ctx->now;
     side_answer(r, side, &a);
+    if (r->deferred)
+        keep_answer(r); /* `a` ends here; settle() runs later */
 }
 
 static void gmmu_done(void *user, const xlat_resp *resp)

@@ -18,7 +18,6 @@ enum { SIDE_IDLE = 0, SIDE_PENDING = 1, SIDE_DONE = 2 };
 struct gmmu_side {
     uint8_t state;
     uint8_t valid; /* the answer found a mapping (OK or PERM) */
-    xlat_resp resp;
 };
 
 /* One accepted request, alive until it is answered and neither side nor
@@ -33,13 +32,19 @@ struct gmmu_req {
     uint64_t issued;
     xlat_gmmu_routing route;
     struct gmmu_side side[2];
+    /* The chosen answer: the unit below's own while its callback runs (a
+     * valid answer delivered at once is never copied), else `held`. */
+    const xlat_resp *answer;
+    /* An answer kept past the call that brought it: chosen but not yet
+     * deliverable, or invalid and waiting for the other side's (§4). */
+    xlat_resp held;
     struct gmmu_req *wait_next[2]; /* links of the sides' wait queues */
     uint32_t events;   /* own events scheduled and not fired */
     uint8_t hold;      /* inside a call that still uses the record */
     uint8_t starting;  /* inside xlat_gmmu_translate: answers are deferred */
     uint8_t answered;  /* the answer is chosen (delivered or not yet) */
     uint8_t deferred;  /* chosen, not yet delivered (settle() delivers it) */
-    uint8_t final_side; /* the side whose answer was chosen (its resp) */
+    uint8_t final_side; /* the side whose answer was chosen */
 };
 
 /* The bypass predictor (§4): the epoch the counters belong to, the route in
