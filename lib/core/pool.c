@@ -47,23 +47,14 @@ int xlat__pool_init_fixed(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, s
     return rc;
 }
 
+int xlat__pool_grow(struct xlat_pool *p) { return add_chunk(p, p->total); }
+
 void *xlat__pool_get(struct xlat_pool *p)
 {
-    if (!p->free_list && (p->fixed || add_chunk(p, p->total) != XLAT_OK))
-        return NULL;
-    void **obj = p->free_list;
-    p->free_list = *obj;
-    memset(obj, 0, p->obj_size);
-    p->in_use++;
+    void *obj = xlat__pool_take(p);
+    if (obj)
+        memset(obj, 0, p->obj_size);
     return obj;
-}
-
-void xlat__pool_put(struct xlat_pool *p, void *obj)
-{
-    void **slot = obj;
-    *slot = p->free_list;
-    p->free_list = slot;
-    p->in_use--;
 }
 
 void xlat__pool_release(struct xlat_pool *p)

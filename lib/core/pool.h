@@ -28,9 +28,33 @@ int xlat__pool_init(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t 
 /* The same, but the pool never grows after init: its size is a bound the
  * unit enforces (admission), and get allocates nothing. */
 int xlat__pool_init_fixed(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t count);
-/* A zeroed object, or NULL when the pool is fixed and full or could not grow. */
+/* Adds a chunk as large as the pool (pool.c); XLAT_ERR_NOMEM on failure. */
+int xlat__pool_grow(struct xlat_pool *p);
+
+/* An object whose bytes are left as they were (the caller sets every field
+ * it reads), or NULL when the pool is fixed and full or could not grow.
+ * Inline: every accepted request takes one. */
+static inline void *xlat__pool_take(struct xlat_pool *p)
+{
+    if (!p->free_list && (p->fixed || xlat__pool_grow(p) != 0))
+        return NULL;
+    void **obj = p->free_list;
+    p->free_list = *obj;
+    p->in_use++;
+    return obj;
+}
+
+/* A zeroed object, or NULL as xlat__pool_take(). */
 void *xlat__pool_get(struct xlat_pool *p);
-void xlat__pool_put(struct xlat_pool *p, void *obj);
+
+static inline void xlat__pool_put(struct xlat_pool *p, void *obj)
+{
+    void **slot = obj;
+    *slot = p->free_list;
+    p->free_list = slot;
+    p->in_use--;
+}
+
 void xlat__pool_release(struct xlat_pool *p);
 size_t xlat__pool_bytes(const struct xlat_pool *p);
 

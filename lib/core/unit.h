@@ -53,6 +53,8 @@ static inline void xlat__unit_post(struct xlat__unit *u, uint64_t delay, xlat_ev
 
 /* A zeroed record, or NULL when the bound is reached (refuse with AGAIN). */
 static inline void *xlat__unit_req_get(struct xlat__unit *u) { return xlat__pool_get(&u->reqs); }
+/* The same, not zeroed: for a unit that sets every field it reads. */
+static inline void *xlat__unit_req_take(struct xlat__unit *u) { return xlat__pool_take(&u->reqs); }
 static inline void xlat__unit_req_put(struct xlat__unit *u, void *r) { xlat__pool_put(&u->reqs, r); }
 
 /* Refusal for lack of room: "<kind> <name>: <why>", XLAT_ERR_AGAIN. */

@@ -120,7 +120,8 @@ int xlat_fixed_translate(xlat_fixed *f, const xlat_req *req, xlat_done_fn done, 
     int rc = xlat__req_check(f->unit.ctx, req, "xlat_fixed_translate");
     if (rc != XLAT_OK)
         return rc;
-    struct fixed_pending *p = xlat__unit_req_get(&f->unit);
+    /* Every field is set below (resp by xlat__resp_init, wait by the push). */
+    struct fixed_pending *p = xlat__unit_req_take(&f->unit);
     if (!p && f->cfg.max_outstanding) {
         f->stats.refusals++;
         return xlat__unit_busy(&f->unit, "max_outstanding requests in flight");

@@ -524,11 +524,12 @@ int xlat_gmmu_translate(xlat_gmmu *g, const xlat_req *req, xlat_done_fn done, vo
         return rc;
     /* Admission: a record for every request in flight, from a pool sized
      * at create, so that nothing later can fail for want of one. */
-    struct gmmu_req *r = xlat__unit_req_get(&g->u);
+    struct gmmu_req *r = xlat__unit_req_take(&g->u);
     if (!r) {
         g->stats.refusals++;
         return xlat__unit_busy(&g->u, "max_outstanding requests in flight");
     }
+    memset(r, 0, offsetof(struct gmmu_req, held));
     if (g->mode->dynamic) /* §4: the route in force is the last epoch's prediction */
         xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, &g->stats, 1);
     r->g = g;

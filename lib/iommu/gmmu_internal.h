@@ -35,9 +35,6 @@ struct gmmu_req {
     /* The chosen answer: the unit below's own while its callback runs (a
      * valid answer delivered at once is never copied), else `held`. */
     const xlat_resp *answer;
-    /* An answer kept past the call that brought it: chosen but not yet
-     * deliverable, or invalid and waiting for the other side's (§4). */
-    xlat_resp held;
     struct gmmu_req *wait_next[2]; /* links of the sides' wait queues */
     uint32_t events;   /* own events scheduled and not fired */
     uint8_t hold;      /* inside a call that still uses the record */
@@ -45,6 +42,11 @@ struct gmmu_req {
     uint8_t answered;  /* the answer is chosen (delivered or not yet) */
     uint8_t deferred;  /* chosen, not yet delivered (settle() delivers it) */
     uint8_t final_side; /* the side whose answer was chosen */
+    /* Last, and not zeroed when the record is taken (only written before
+     * it is read): an answer kept past the call that brought it, chosen
+     * but not yet deliverable, or invalid and waiting for the other
+     * side's (§4). */
+    xlat_resp held;
 };
 
 /* The bypass predictor (§4): the epoch the counters belong to, the route in
