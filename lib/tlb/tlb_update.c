@@ -100,35 +100,47 @@ static int check_entry(const xlat_tlb *t, const xlat_tlb_entry *e)
     return XLAT_OK;
 }
 
-/* Evicts the policy's victim of a full `set` into `*gone` and returns its
- * way index. The eviction callback is not called here: the caller first
- * puts the new entry in the way, so that a callback that inserts into this
- * TLB finds it consistent. */
+/* Evicts the policy's victim of a full `set` into `*gone` (when not NULL)
+ * and returns its way index. The eviction callback is not called here: the
+ * caller first puts the new entry in the way, so that a callback that
+ * inserts into this TLB finds it consistent. */
 static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
 {
     uint32_t slot = t->repl->victim(t, xlat__tlb_set_state(t, set));
     struct tlb_way *w = &t->way[(size_t)set * t->ways + slot];
-    xlat__tlb_way_to_entry(w, gone);
+    if (gone)
+        xlat__tlb_way_to_entry(w, gone);
     count_shift(t, w->page_shift, -1);
     memset(w, 0, sizeof(*w));
     t->stats.evictions++;
     return slot;
 }
 
-static int update_in_place(xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set)
+/* One pass over `set`: the way that holds e's page, or `ways` when none
+ * does, with the lowest invalid way (or `ways`: the set is full) in
+ * *free_slot. An invalid way never matches (its page_shift is 0). */
+static uint32_t scan_set(const xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set,
+                         uint32_t *free_slot)
 {
-    struct tlb_way *base = t->way + (size_t)set * t->ways;
+    const struct tlb_way *base = t->way + (size_t)set * t->ways;
+    uint32_t free = t->ways;
     for (uint32_t i = 0; i < t->ways; i++) {
-        struct tlb_way *w = &base[i];
-        if (w->page_shift == e->page_shift && w->vpn == e->vpn && w->pasid == e->pasid) {
-            entry_to_way(e, w);
-            /* "updated in place and made most recent": a refill, also for FIFO */
-            t->repl->on_fill(t, xlat__tlb_set_state(t, set), i);
-            t->stats.updates++;
-            return 1;
-        }
+        const struct tlb_way *w = &base[i];
+        if (w->page_shift == e->page_shift && w->vpn == e->vpn && w->pasid == e->pasid)
+            return i;
+        if (w->page_shift == 0 && free == t->ways)
+            free = i;
     }
-    return 0;
+    *free_slot = free;
+    return t->ways;
+}
+
+static void update_in_place(xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set, uint32_t i)
+{
+    entry_to_way(e, &t->way[(size_t)set * t->ways + i]);
+    /* "updated in place and made most recent": a refill, also for FIFO */
+    t->repl->on_fill(t, xlat__tlb_set_state(t, set), i);
+    t->stats.updates++;
 }
 
 int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim)
@@ -139,10 +151,12 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
     int rc = check_entry(t, e);
     if (rc != XLAT_OK)
         return rc;
-    uint32_t set = xlat__tlb_set_of(t, e->vpn);
-    if (update_in_place(t, e, set))
+    uint32_t set = xlat__tlb_set_of(t, e->vpn), slot = 0;
+    uint32_t match = scan_set(t, e, set, &slot);
+    if (match < t->ways) {
+        update_in_place(t, e, set, match);
         return 0;
-    uint32_t slot = free_way(t->way, t->ways, set);
+    }
     while (slot == t->ways && t->unbounded) {
         if ((rc = grow(t)) != XLAT_OK)
             return rc;
@@ -150,9 +164,12 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
         slot = free_way(t->way, t->ways, set);
     }
     int evicted = slot == t->ways;
+    /* Most TLBs have nobody listening and most callers want no victim:
+     * then the evicted way is not even converted. */
+    bool listened = t->evict_fn || t->evict_listeners.n;
     xlat_tlb_entry gone;
     if (evicted)
-        slot = evict(t, set, &gone);
+        slot = evict(t, set, victim || listened ? &gone : NULL);
     entry_to_way(e, &t->way[(size_t)set * t->ways + slot]);
     count_shift(t, e->page_shift, +1);
     t->repl->on_fill(t, xlat__tlb_set_state(t, set), slot);
@@ -160,9 +177,7 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
     if (evicted) {
         if (victim)
             *victim = gone;
-        /* Last: a listener may insert into this TLB again. Most TLBs have
-         * nobody listening: then not even the call. */
-        if (t->evict_fn || t->evict_listeners.n)
+        if (listened) /* last: a listener may insert into this TLB again */
             xlat__tlb_notify_evicted(t, &gone);
     }
     return evicted;
