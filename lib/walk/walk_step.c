@@ -209,17 +209,27 @@ static void reads_event(void *arg)
 {
     struct xlat_walker *p = arg;
     uint64_t now = p->unit.ctx->now;
+    uint32_t due = 0, first = p->reads[p->reads_head];
     p->reads_armed = false;
     while (p->reads_len && p->walker[p->reads[p->reads_head]].read_due <= now) {
         collect(p, p->reads[p->reads_head]);
         if (++p->reads_head == p->cfg.walkers)
             p->reads_head = 0;
         p->reads_len--;
+        due++;
     }
     if (p->reads_len) {
         p->reads_armed = true;
         xlat__unit_post(&p->unit, p->walker[p->reads[p->reads_head]].read_due - now,
                         reads_event, p);
+    }
+    if (due == 1 && p->ndue == 1 && !p->drain_pending && xlat__ready_empty(p->unit.ctx)) {
+        /* The usual case: one read completes alone in its cycle and nothing
+         * else is due, so the drain would process just it (no late answers
+         * without a drain pending, and read_done() ends with the kick). */
+        p->ndue = 0;
+        read_done(&p->walker[first]);
+        return;
     }
     complete(p);
 }
