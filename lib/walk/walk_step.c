@@ -203,35 +203,56 @@ static void read_done_event(void *arg)
     complete(u->pool);
 }
 
-/* The oldest fixed-latency reads are due: every read of this cycle
- * completes in one event, instead of one event each. */
+static void reads_event(void *arg);
+
+/* Re-arms the ring's event for its oldest read, if any. */
+static void rearm_reads(struct xlat_walker *p, uint64_t now)
+{
+    p->reads_armed = p->reads_len > 0;
+    if (p->reads_armed)
+        xlat__unit_post(&p->unit, p->reads[p->reads_head].due - now, reads_event, p);
+}
+
+/* Several reads complete this cycle (or others already did): they join
+ * `due`, and the drain processes them in walker-id order. */
+static __attribute__((noinline)) void reads_batch(struct xlat_walker *p, uint64_t now)
+{
+    const struct walk_read *ring = p->reads;
+    uint32_t n = p->cfg.walkers;
+    do {
+        collect(p, ring[p->reads_head].walker);
+        p->reads_head = p->reads_head + 1 == n ? 0 : p->reads_head + 1;
+    } while (--p->reads_len && ring[p->reads_head].due <= now);
+    rearm_reads(p, now);
+    complete(p);
+}
+
+/* The oldest fixed-latency reads are due (the event was posted for the
+ * oldest one's cycle): every read of this cycle completes in one event,
+ * instead of one event each. */
 static void reads_event(void *arg)
 {
     struct xlat_walker *p = arg;
+    const struct walk_read *ring = p->reads;
     uint64_t now = p->unit.ctx->now;
-    uint32_t due = 0, first = p->reads[p->reads_head];
-    p->reads_armed = false;
-    while (p->reads_len && p->walker[p->reads[p->reads_head]].read_due <= now) {
-        collect(p, p->reads[p->reads_head]);
-        if (++p->reads_head == p->cfg.walkers)
-            p->reads_head = 0;
-        p->reads_len--;
-        due++;
-    }
-    if (p->reads_len) {
-        p->reads_armed = true;
-        xlat__unit_post(&p->unit, p->walker[p->reads[p->reads_head]].read_due - now,
-                        reads_event, p);
-    }
-    if (due == 1 && p->ndue == 1 && !p->drain_pending && xlat__ready_empty(p->unit.ctx)) {
-        /* The usual case: one read completes alone in its cycle and nothing
-         * else is due, so the drain would process just it (no late answers
-         * without a drain pending, and read_done() ends with the kick). */
-        p->ndue = 0;
-        read_done(&p->walker[first]);
+    uint32_t head = p->reads_head, next = head + 1 == p->cfg.walkers ? 0 : head + 1;
+    if (p->ndue || p->drain_pending || (p->reads_len > 1 && ring[next].due <= now)) {
+        reads_batch(p, now);
         return;
     }
-    complete(p);
+    /* The usual case: one read completes alone in its cycle. */
+    uint32_t w = ring[head].walker;
+    p->reads_head = next;
+    p->reads_len--;
+    rearm_reads(p, now);
+    if (!xlat__ready_empty(p->unit.ctx)) {
+        collect(p, w); /* other events are due this cycle: the drain runs after them */
+        schedule_drain(p);
+        return;
+    }
+    /* Nothing else is due: the drain would process just this read (no late
+     * answers without a drain pending, and read_done() ends with the kick). */
+    read_done(&p->walker[w]);
 }
 
 /* A read of the fixed-latency memory model: it completes mem_latency
@@ -242,8 +263,8 @@ static void read_fixed(struct walker *u)
     uint32_t tail = p->reads_head + p->reads_len;
     if (tail >= p->cfg.walkers)
         tail -= p->cfg.walkers;
-    u->read_due = p->unit.ctx->now + p->cfg.mem_latency;
-    p->reads[tail] = walker_index(u);
+    p->reads[tail].due = p->unit.ctx->now + p->cfg.mem_latency;
+    p->reads[tail].walker = walker_index(u);
     p->reads_len++;
     if (!p->reads_armed) {
         p->reads_armed = true;

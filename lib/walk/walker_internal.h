@@ -51,6 +51,12 @@ struct walk_req {
     struct walk_req *fnext; /* faults raised by one line, in buffer order */
 };
 
+/* A fixed-latency read in flight: when it completes, and whose it is. */
+struct walk_read {
+    uint64_t due;
+    uint32_t walker;
+};
+
 struct walk_queue {
     struct walk_req *head, *tail;
     uint32_t len, cap;
@@ -63,7 +69,6 @@ struct walker {
     uint32_t level;         /* level being read (or about to be read) */
     uint64_t node_pfn;      /* node being read */
     uint64_t entry_paddr;   /* entry being read */
-    uint64_t read_due;      /* cycle its fixed-latency read completes */
     uint32_t gen;           /* token generation: stale mem_done/resume calls are refused */
     uint8_t waiting;        /* a read is outstanding at the host's memory */
     uint8_t faulted;        /* waiting for xlat_walker_fault_resume() */
@@ -109,7 +114,7 @@ struct xlat_walker {
     /* Fixed-latency reads complete in the order they were issued, so one
      * armed event serves them all: a ring (cfg.walkers slots, one read per
      * walker at most) of the walkers reading, oldest first. */
-    uint32_t *reads;
+    struct walk_read *reads;
     uint32_t reads_head, reads_len;
     bool reads_armed;               /* the event of the oldest read is posted */
     uint32_t *due;                  /* walkers whose read completed this cycle, ascending */
