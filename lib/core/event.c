@@ -5,17 +5,6 @@ void xlat__wheel_init(struct xlat_wheel *w);
 int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
 void xlat__wheel_release(xlat_ctx *ctx);
 
-static unsigned level_of(uint64_t cycle, uint64_t position)
-{
-    uint64_t diff = cycle ^ position;
-    return diff ? (unsigned)(63 - __builtin_clzll(diff)) / XLAT_WHEEL_BITS : 0;
-}
-
-static unsigned digit(uint64_t cycle, unsigned level)
-{
-    return (unsigned)(cycle >> (level * XLAT_WHEEL_BITS)) & (XLAT_WHEEL_SLOTS - 1);
-}
-
 void xlat__wheel_init(struct xlat_wheel *w)
 {
     memset(w, 0, sizeof(*w));
@@ -55,63 +44,6 @@ void xlat__wheel_release(xlat_ctx *ctx)
     w->capacity = 0;
 }
 
-/* Appends node `i` to the slot its cycle belongs to, seen from the wheel's position. */
-static void file_event(struct xlat_wheel *w, uint32_t i)
-{
-    struct xlat_event *ev = &w->events[i];
-    unsigned level = level_of(ev->cycle, w->position);
-    unsigned s = digit(ev->cycle, level);
-    struct xlat_wheel_slot *slot = &w->slot[level][s];
-    ev->next = XLAT_WHEEL_NIL;
-    if (slot->head == XLAT_WHEEL_NIL) {
-        slot->head = i;
-        slot->min_cycle = ev->cycle;
-        w->occupied[level] |= 1ull << s;
-    } else {
-        w->events[slot->tail].next = i;
-        if (ev->cycle < slot->min_cycle)
-            slot->min_cycle = ev->cycle;
-    }
-    slot->tail = i;
-}
-
-/* A free node, or XLAT_WHEEL_NIL. */
-static uint32_t take_node(struct xlat_wheel *w)
-{
-    uint32_t i = w->free_list;
-    if (i != XLAT_WHEEL_NIL)
-        w->free_list = w->events[i].next;
-    return i;
-}
-
-static void push_ready(struct xlat_wheel *w, uint32_t i)
-{
-    w->events[i].next = XLAT_WHEEL_NIL;
-    if (w->ready_head == XLAT_WHEEL_NIL)
-        w->ready_head = i;
-    else
-        w->events[w->ready_tail].next = i;
-    w->ready_tail = i;
-}
-
-/* Fills node `i` and queues it: due now goes to the ready queue, later to
- * the wheel. */
-static void enqueue(xlat_ctx *ctx, uint32_t i, uint32_t owner, uint64_t delay, xlat_event_fn fn,
-                    void *user)
-{
-    struct xlat_wheel *w = &ctx->wheel;
-    struct xlat_event *ev = &w->events[i];
-    ev->cycle = ctx->now + delay;
-    ev->fn = fn;
-    ev->user = user;
-    ev->owner = owner;
-    w->pending++;
-    if (delay == 0)
-        push_ready(w, i);
-    else
-        file_event(w, i);
-}
-
 /* Makes room for `more` events beyond what is promised already. */
 static int ensure_room(xlat_ctx *ctx, size_t more)
 {
@@ -142,7 +74,7 @@ int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
                           "xlat_schedule: cannot grow the event pool beyond %u events",
                           w->capacity);
     w->host_pending++;
-    enqueue(ctx, take_node(w), 0, delay, fn, user);
+    xlat__wheel_enqueue(ctx, xlat__wheel_take(w), 0, delay, fn, user);
     return XLAT_OK;
 }
 
@@ -156,19 +88,16 @@ int xlat__events_reserve(xlat_ctx *ctx, size_t n)
 
 void xlat__events_unreserve(xlat_ctx *ctx, size_t n) { ctx->wheel.reserved -= n; }
 
-void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user)
+void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
+                        void *user)
 {
+    /* A unit posted beyond the budget it reserved: a libxlat bug that the
+     * tests watch for. Growing keeps the event rather than lose it. */
     struct xlat_wheel *w = &ctx->wheel;
-    uint32_t i = take_node(w);
-    if (i == XLAT_WHEEL_NIL) {
-        /* A unit posted beyond the budget it reserved: a libxlat bug that
-         * the tests watch for. Growing keeps the event rather than lose it. */
-        w->overruns++;
-        if (xlat__wheel_reserve(ctx, w->capacity * 2) != XLAT_OK)
-            return;
-        i = take_node(w);
-    }
-    enqueue(ctx, i, owner, delay, fn, user);
+    w->overruns++;
+    if (xlat__wheel_reserve(ctx, w->capacity * 2) != XLAT_OK)
+        return;
+    xlat__wheel_enqueue(ctx, xlat__wheel_take(w), owner, delay, fn, user);
 }
 
 size_t xlat__events_overruns(const xlat_ctx *ctx) { return ctx->wheel.overruns; }
@@ -207,21 +136,21 @@ uint64_t xlat_next_event(const xlat_ctx *ctx)
  * `cycle` leave the wheel for the ready queue, in their order. */
 static void move_to(struct xlat_wheel *w, uint64_t cycle)
 {
-    unsigned level = level_of(cycle, w->position);
+    unsigned level = xlat__wheel_level_of(cycle, w->position);
     w->position = cycle;
     if (level > 0) {
-        unsigned s = digit(cycle, level);
+        unsigned s = xlat__wheel_digit(cycle, level);
         struct xlat_wheel_slot *slot = &w->slot[level][s];
         uint32_t i = slot->head;
         slot->head = slot->tail = XLAT_WHEEL_NIL;
         w->occupied[level] &= ~(1ull << s);
         while (i != XLAT_WHEEL_NIL) {
             uint32_t next = w->events[i].next;
-            file_event(w, i);
+            xlat__wheel_file(w, i);
             i = next;
         }
     }
-    unsigned s = digit(cycle, 0);
+    unsigned s = xlat__wheel_digit(cycle, 0);
     struct xlat_wheel_slot *due = &w->slot[0][s];
     if (w->ready_head == XLAT_WHEEL_NIL)
         w->ready_head = due->head;
@@ -304,7 +233,7 @@ static void cancel_matching(xlat_ctx *ctx, int (*match)(void *, const struct xla
     while (i != XLAT_WHEEL_NIL) {
         uint32_t next = w->events[i].next;
         if (!drop_if(w, i, match, match_user))
-            push_ready(w, i);
+            xlat__wheel_push_ready(w, i);
         i = next;
     }
     for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
@@ -316,7 +245,7 @@ static void cancel_matching(xlat_ctx *ctx, int (*match)(void *, const struct xla
             while (i != XLAT_WHEEL_NIL) {
                 uint32_t next = w->events[i].next;
                 if (!drop_if(w, i, match, match_user))
-                    file_event(w, i);
+                    xlat__wheel_file(w, i);
                 i = next;
             }
         }

@@ -79,7 +79,36 @@ static inline int xlat__is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
  * units' own schedule, tagged with the poster's id. */
 int xlat__events_reserve(xlat_ctx *ctx, size_t n);
 void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
-void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user);
+void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
+                        void *user);
+
+/* Fills free node `i` and queues it: due now goes to the ready queue, later
+ * to the wheel. */
+static inline void xlat__wheel_enqueue(xlat_ctx *ctx, uint32_t i, uint32_t owner,
+                                       uint64_t delay, xlat_event_fn fn, void *user)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    struct xlat_event *ev = &w->events[i];
+    ev->cycle = ctx->now + delay;
+    ev->fn = fn;
+    ev->user = user;
+    ev->owner = owner;
+    w->pending++;
+    if (delay == 0)
+        xlat__wheel_push_ready(w, i);
+    else
+        xlat__wheel_file(w, i);
+}
+
+static inline void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
+                              void *user)
+{
+    uint32_t i = xlat__wheel_take(&ctx->wheel);
+    if (i == XLAT_WHEEL_NIL)
+        xlat__post_overrun(ctx, owner, delay, fn, user);
+    else
+        xlat__wheel_enqueue(ctx, i, owner, delay, fn, user);
+}
 /* Nothing else is due in this cycle right now: an event posted with delay 0
  * from here would be the very next to run (so a unit may run it at once). */
 static inline int xlat__ready_empty(const xlat_ctx *ctx)
@@ -105,13 +134,30 @@ int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *wh
  * another name at the same address for its own. */
 void xlat__busy_forget(xlat_ctx *ctx, const char *name);
 
+/* The message of a request xlat__req_check() refuses. */
+int xlat__req_refuse(xlat_ctx *ctx, const xlat_req *req, const char *who);
+
 /* XLAT_ERR_INVAL (with a message naming `who`) when `req` is not a valid
  * request: an access kind outside xlat_access. */
-int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who);
+static inline int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who)
+{
+    if ((unsigned)req->access > XLAT_ACCESS_ATOMIC)
+        return xlat__req_refuse(ctx, req, who);
+    return XLAT_OK;
+}
 
 /* The start of every answer to `req`: zeroed, with its id, address, PASID,
  * `status` and `resolver` (a translation is added by xlat__resp_translate). */
-void xlat__resp_init(xlat_resp *r, const xlat_req *req, int status, const char *resolver);
+static inline void xlat__resp_init(xlat_resp *r, const xlat_req *req, int status,
+                                   const char *resolver)
+{
+    memset(r, 0, sizeof(*r));
+    r->id = req->id;
+    r->vaddr = req->vaddr;
+    r->pasid = req->pasid;
+    r->status = status;
+    r->resolver = resolver;
+}
 
 /* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
  * permissions, metadata) and sets r->status to XLAT_OK, or

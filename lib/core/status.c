@@ -43,22 +43,10 @@ int xlat_target_translate(const xlat_target *target, const xlat_req *req, xlat_d
     return target->translate(target->unit, req, done, user);
 }
 
-int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char *who)
+int xlat__req_refuse(xlat_ctx *ctx, const xlat_req *req, const char *who)
 {
-    if ((unsigned)req->access > XLAT_ACCESS_ATOMIC)
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "%s: access kind %d is not an xlat_access", who,
-                          (int)req->access);
-    return XLAT_OK;
-}
-
-void xlat__resp_init(xlat_resp *r, const xlat_req *req, int status, const char *resolver)
-{
-    memset(r, 0, sizeof(*r));
-    r->id = req->id;
-    r->vaddr = req->vaddr;
-    r->pasid = req->pasid;
-    r->status = status;
-    r->resolver = resolver;
+    return xlat__fail(ctx, XLAT_ERR_INVAL, "%s: access kind %d is not an xlat_access", who,
+                      (int)req->access);
 }
 
 void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,

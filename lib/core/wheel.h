@@ -52,4 +52,57 @@ struct xlat_wheel {
     uint32_t free_list;
 };
 
+/* The level of an event due at `cycle`, seen from `position`. */
+static inline unsigned xlat__wheel_level_of(uint64_t cycle, uint64_t position)
+{
+    uint64_t diff = cycle ^ position;
+    return diff ? (unsigned)(63 - __builtin_clzll(diff)) / XLAT_WHEEL_BITS : 0;
+}
+
+static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
+{
+    return (unsigned)(cycle >> (level * XLAT_WHEEL_BITS)) & (XLAT_WHEEL_SLOTS - 1);
+}
+
+/* Appends node `i` to the slot its cycle belongs to, seen from the wheel's
+ * position. Inline, as the rest of posting: every unit posts on its hot
+ * path, from other files than the engine's. */
+static inline void xlat__wheel_file(struct xlat_wheel *w, uint32_t i)
+{
+    struct xlat_event *ev = &w->events[i];
+    unsigned level = xlat__wheel_level_of(ev->cycle, w->position);
+    unsigned s = xlat__wheel_digit(ev->cycle, level);
+    struct xlat_wheel_slot *slot = &w->slot[level][s];
+    ev->next = XLAT_WHEEL_NIL;
+    if (slot->head == XLAT_WHEEL_NIL) {
+        slot->head = i;
+        slot->min_cycle = ev->cycle;
+        w->occupied[level] |= 1ull << s;
+    } else {
+        w->events[slot->tail].next = i;
+        if (ev->cycle < slot->min_cycle)
+            slot->min_cycle = ev->cycle;
+    }
+    slot->tail = i;
+}
+
+/* A free node, or XLAT_WHEEL_NIL. */
+static inline uint32_t xlat__wheel_take(struct xlat_wheel *w)
+{
+    uint32_t i = w->free_list;
+    if (i != XLAT_WHEEL_NIL)
+        w->free_list = w->events[i].next;
+    return i;
+}
+
+static inline void xlat__wheel_push_ready(struct xlat_wheel *w, uint32_t i)
+{
+    w->events[i].next = XLAT_WHEEL_NIL;
+    if (w->ready_head == XLAT_WHEEL_NIL)
+        w->ready_head = i;
+    else
+        w->events[w->ready_tail].next = i;
+    w->ready_tail = i;
+}
+
 #endif /* XLAT_CORE_WHEEL_H */
