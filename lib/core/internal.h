@@ -159,10 +159,31 @@ static inline void xlat__resp_init(xlat_resp *r, const xlat_req *req, int status
     r->resolver = resolver;
 }
 
+/* xlat_access_perm(), inline for the answers below. */
+static inline uint8_t xlat__access_perm(xlat_access access)
+{
+    switch (access) {
+    case XLAT_ACCESS_READ: return XLAT_PERM_R;
+    case XLAT_ACCESS_WRITE: return XLAT_PERM_W;
+    case XLAT_ACCESS_EXEC: return XLAT_PERM_X;
+    case XLAT_ACCESS_ATOMIC: return XLAT_PERM_R | XLAT_PERM_W;
+    default: return 0;
+    }
+}
+
 /* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
  * permissions, metadata) and sets r->status to XLAT_OK, or
  * XLAT_ERR_PERM when `e` does not allow `access`. */
-void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,
-                          xlat_access access);
+static inline void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,
+                                        xlat_access access)
+{
+    uint8_t need = xlat__access_perm(access);
+    r->page_shift = e->page_shift;
+    r->pfn = e->pfn;
+    r->paddr = (e->pfn << e->page_shift) | (vaddr & ((1ull << e->page_shift) - 1));
+    r->perm = e->perm;
+    r->meta = e->meta;
+    r->status = (e->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
+}
 
 #endif /* XLAT_CORE_INTERNAL_H */

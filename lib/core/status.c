@@ -24,16 +24,7 @@ uint32_t xlat_version_number(void) { return XLAT_VERSION_NUMBER; }
 
 const char *xlat_version_string(void) { return XLAT_VERSION_STRING; }
 
-uint8_t xlat_access_perm(xlat_access access)
-{
-    switch (access) {
-    case XLAT_ACCESS_READ: return XLAT_PERM_R;
-    case XLAT_ACCESS_WRITE: return XLAT_PERM_W;
-    case XLAT_ACCESS_EXEC: return XLAT_PERM_X;
-    case XLAT_ACCESS_ATOMIC: return XLAT_PERM_R | XLAT_PERM_W;
-    default: return 0;
-    }
-}
+uint8_t xlat_access_perm(xlat_access access) { return xlat__access_perm(access); }
 
 int xlat_target_translate(const xlat_target *target, const xlat_req *req, xlat_done_fn done,
                           void *user)
@@ -49,14 +40,3 @@ int xlat__req_refuse(xlat_ctx *ctx, const xlat_req *req, const char *who)
                       (int)req->access);
 }
 
-void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,
-                          xlat_access access)
-{
-    uint8_t need = xlat_access_perm(access);
-    r->page_shift = e->page_shift;
-    r->pfn = e->pfn;
-    r->paddr = (e->pfn << e->page_shift) | (vaddr & ((1ull << e->page_shift) - 1));
-    r->perm = e->perm;
-    r->meta = e->meta;
-    r->status = (e->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
-}

@@ -147,53 +147,6 @@ void xlat_tlb_destroy(xlat_tlb *t)
         tlb_free(t);
 }
 
-static struct tlb_way *find_in_set(const xlat_tlb *t, uint32_t set, uint32_t pasid,
-                                   uint64_t vpn, uint8_t shift)
-{
-    struct tlb_way *w = t->way + (size_t)set * t->ways;
-    for (uint32_t i = 0; i < t->ways; i++)
-        if (w[i].vpn == vpn && w[i].page_shift == shift && w[i].pasid == pasid)
-            return &w[i];
-    return NULL;
-}
-
-struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int touch)
-{
-    for (uint64_t m = t->shift_mask; m; m &= m - 1) {
-        uint8_t shift = (uint8_t)__builtin_ctzll(m);
-        uint64_t vpn = vaddr >> shift;
-        uint32_t set = xlat__tlb_set_of(t, vpn);
-        struct tlb_way *w = find_in_set(t, set, pasid, vpn, shift);
-        if (w) {
-            if (touch)
-                xlat__tlb_touch(t, w);
-            return w;
-        }
-    }
-    return NULL;
-}
-
-void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w)
-{
-    /* The set from the vpn, not from the way's index: no division on the
-     * hit path. */
-    uint32_t set = xlat__tlb_set_of(t, w->vpn);
-    size_t way = (size_t)(w - (t->way + (size_t)set * t->ways));
-    t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)way);
-}
-
-void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)
-{
-    e->pasid = w->pasid;
-    e->vpn = w->vpn;
-    e->pfn = w->pfn;
-    e->page_shift = w->page_shift;
-    e->perm = w->perm;
-    e->meta = (xlat_meta){.object_id = w->object_id, .home_gpu = w->home_gpu,
-                          .coal_info = w->coal_info, .spill_credit = w->spill_credit,
-                          .spilled = w->spilled};
-}
-
 int xlat_tlb_lookup(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out)
 {
     if (!t)

@@ -90,12 +90,6 @@ struct xlat_tlb {
     struct tlb_timed *timed;          /* NULL until a timed call needs it */
 };
 
-/* Finds (pasid, vaddr) among the page sizes present; NULL on a miss. With
- * `touch`, a hit updates replacement state. */
-struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int touch);
-void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e);
-/* A hit on way `w`: the replacement policy hears of it. */
-void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w);
 
 static inline uint32_t xlat__tlb_set_of(const xlat_tlb *t, uint64_t vpn)
 {
@@ -108,6 +102,60 @@ static inline uint32_t xlat__tlb_set_of(const xlat_tlb *t, uint64_t vpn)
 static inline uint64_t *xlat__tlb_set_state(const xlat_tlb *t, uint32_t set)
 {
     return t->repl_state + (size_t)set * t->repl_words;
+}
+
+/* The lookups below are inline: every timed TLB lookup, hit and fill runs
+ * them from another file than the array's. */
+
+static inline struct tlb_way *xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t set,
+                                                    uint32_t pasid, uint64_t vpn, uint8_t shift)
+{
+    struct tlb_way *w = t->way + (size_t)set * t->ways;
+    for (uint32_t i = 0; i < t->ways; i++)
+        if (w[i].vpn == vpn && w[i].page_shift == shift && w[i].pasid == pasid)
+            return &w[i];
+    return NULL;
+}
+
+/* A hit on way `w`: the replacement policy hears of it. */
+static inline void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w)
+{
+    /* The set from the vpn, not from the way's index: no division on the
+     * hit path. */
+    uint32_t set = xlat__tlb_set_of(t, w->vpn);
+    size_t way = (size_t)(w - (t->way + (size_t)set * t->ways));
+    t->repl->on_hit(t, xlat__tlb_set_state(t, set), (uint32_t)way);
+}
+
+/* Finds (pasid, vaddr) among the page sizes present; NULL on a miss. With
+ * `touch`, a hit updates replacement state. */
+static inline struct tlb_way *xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr,
+                                             int touch)
+{
+    for (uint64_t m = t->shift_mask; m; m &= m - 1) {
+        uint8_t shift = (uint8_t)__builtin_ctzll(m);
+        uint64_t vpn = vaddr >> shift;
+        uint32_t set = xlat__tlb_set_of(t, vpn);
+        struct tlb_way *w = xlat__tlb_find_in_set(t, set, pasid, vpn, shift);
+        if (w) {
+            if (touch)
+                xlat__tlb_touch(t, w);
+            return w;
+        }
+    }
+    return NULL;
+}
+
+static inline void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)
+{
+    e->pasid = w->pasid;
+    e->vpn = w->vpn;
+    e->pfn = w->pfn;
+    e->page_shift = w->page_shift;
+    e->perm = w->perm;
+    e->meta = (xlat_meta){.object_id = w->object_id, .home_gpu = w->home_gpu,
+                          .coal_info = w->coal_info, .spill_credit = w->spill_credit,
+                          .spilled = w->spilled};
 }
 
 static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)
