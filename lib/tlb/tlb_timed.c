@@ -537,34 +537,56 @@ static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, ui
     t->timed->busy++;
 }
 
+/* Where a miss of (pasid, vaddr) goes: behind the outstanding miss of its
+ * page (*m) or into a free MSHR (*m NULL, *free_one set). NULL when it can,
+ * else why it cannot. One scan of the MSHRs decides. */
+static const char *mshr_for(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, struct tlb_mshr **m,
+                            struct tlb_mshr **free_one)
+{
+    *m = find_mshr(t->timed, t->cfg.mshrs, pasid, vaddr >> MSHR_PAGE_SHIFT, free_one);
+    if (*m)
+        return (*m)->held == t->timed->mshr_targets
+                   ? "the MSHR of its page holds mshr_targets requests" : NULL;
+    return *free_one ? NULL : "every MSHR is busy";
+}
+
+/* Puts `p` where mshr_for() said: behind `m`, or in `free_one`, which
+ * forwards it after `delay` cycles. */
+static void join(xlat_tlb *t, struct tlb_pending *p, struct tlb_mshr *m,
+                 struct tlb_mshr *free_one, uint32_t delay)
+{
+    p->next = NULL;
+    if (!m) {
+        open_mshr(t, free_one, p, delay);
+        return;
+    }
+    m->tail->next = p;
+    m->tail = p;
+    m->held++;
+    t->stats.mshr_merges++;
+}
+
 /* Puts `p` behind the outstanding miss of its page, or in a free MSHR that
  * forwards it after `delay` cycles. NULL when it did, else why it cannot
- * (the refusal's reason): the MSHR of its page is full, or every MSHR is
- * busy. */
+ * (and `p` is untouched). */
 static const char *join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
 {
-    struct tlb_mshr *free_one;
-    struct tlb_mshr *m = find_mshr(t->timed, t->cfg.mshrs, p->req.pasid,
-                                   p->req.vaddr >> MSHR_PAGE_SHIFT, &free_one);
-    p->next = NULL;
-    if (m && m->held == t->timed->mshr_targets)
-        return "the MSHR of its page holds mshr_targets requests";
-    if (m) {
-        m->tail->next = p;
-        m->tail = p;
-        m->held++;
-        t->stats.mshr_merges++;
-        return NULL;
-    }
-    if (!free_one)
-        return "every MSHR is busy";
-    open_mshr(t, free_one, p, delay);
-    return NULL;
+    struct tlb_mshr *m, *free_one;
+    const char *full = mshr_for(t, p->req.pasid, p->req.vaddr, &m, &free_one);
+    if (!full)
+        join(t, p, m, free_one, delay);
+    return full;
 }
 
 static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
 {
-    struct tlb_pending *p = xlat__unit_req_get(&t->timed->unit);
+    /* Decided before a record is taken: a refusal (routine when the MSHRs
+     * are full) touches no record. */
+    struct tlb_mshr *m, *free_one;
+    const char *full = mshr_for(t, req->pasid, req->vaddr, &m, &free_one);
+    if (full) /* a sender waiting is woken when an MSHR completes */
+        return refuse(t, full);
+    struct tlb_pending *p = xlat__unit_req_take(&t->timed->unit); /* every field set below */
     if (!p) /* not reached: record_count() covers every MSHR full */
         return refuse(t, "every request record is in use");
     p->tlb = t;
@@ -572,11 +594,8 @@ static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void
     p->done = done;
     p->user = user;
     p->issued = t->ctx->now;
-    const char *full = join_miss(t, p, t->cfg.latency); /* one scan of the MSHRs decides */
-    if (full) { /* a sender waiting is woken when an MSHR completes */
-        xlat__unit_req_put(&t->timed->unit, p);
-        return refuse(t, full);
-    }
+    p->stale = false;
+    join(t, p, m, free_one, t->cfg.latency);
     t->stats.misses++;
     return XLAT_OK;
 }
