@@ -53,19 +53,27 @@ struct tlb_pending {
 
 struct tlb_mshr {
     xlat_tlb *tlb;
-    int busy;
+    uint32_t index;     /* its place: key[index] is its key */
     uint32_t held;      /* requests waiting on it, at most mshr_targets */
     uint64_t inval_seq; /* invalidations seen when it was allocated */
-    uint32_t pasid;
-    uint64_t page;
     xlat_req fwd;
     struct tlb_pending *head, *tail;
+};
+
+/* What a miss compares with each MSHR, kept apart from the rest of the
+ * MSHR so that the scan of every MSHR (a refusal's whole work when they are
+ * all busy) reads 16 bytes an MSHR rather than a line each. */
+struct tlb_mshr_key {
+    uint64_t page;
+    uint32_t pasid;
+    uint32_t busy;
 };
 
 struct tlb_timed {
     struct xlat__unit unit;   /* records: misses and stale hits; waiting senders */
     xlat_tlb *tlb;
     struct tlb_mshr *mshr;
+    struct tlb_mshr_key *key; /* in the same allocation as mshr, after it */
     uint32_t busy;
     uint32_t mshr_targets;    /* requests one MSHR holds at most */
     xlat_target next;
@@ -154,11 +162,14 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     tm->hit_limit = hit_limit(&t->cfg);
     tm->mshr_targets = mshr_targets(&t->cfg);
     tm->hit = xlat__calloc(t->ctx, tm->hit_limit, sizeof(*tm->hit));
-    tm->mshr = xlat__calloc(t->ctx, t->cfg.mshrs, sizeof(*tm->mshr));
+    tm->mshr = xlat__calloc(t->ctx, t->cfg.mshrs, sizeof(*tm->mshr) + sizeof(*tm->key));
     if (!tm->hit || !tm->mshr)
         return XLAT_ERR_NOMEM;
-    for (uint32_t i = 0; i < t->cfg.mshrs; i++)
+    tm->key = (struct tlb_mshr_key *)(tm->mshr + t->cfg.mshrs);
+    for (uint32_t i = 0; i < t->cfg.mshrs; i++) {
         tm->mshr[i].tlb = t;
+        tm->mshr[i].index = i;
+    }
     struct xlat__unit_spec spec = {
         .kind = "tlb", .name = t->name, .req_size = sizeof(struct tlb_pending),
         .reqs = record_count(tm, &t->cfg), .fixed = 1, .events = event_budget(tm, &t->cfg),
@@ -188,7 +199,7 @@ void xlat__tlb_timed_release(xlat_tlb *t)
     xlat__tlb_unobserve(t, invalidated, tm);
     if (tm->unit.name) /* initialised (a failed init released itself) */
         xlat__unit_fini(&tm->unit); /* cancels its pending events */
-    xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * sizeof(*tm->mshr));
+    xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * (sizeof(*tm->mshr) + sizeof(*tm->key)));
     xlat__free(t->ctx, tm->hit, tm->hit_limit * sizeof(*tm->hit));
     xlat__free(t->ctx, tm, sizeof(*tm));
     t->timed = NULL;
@@ -199,7 +210,7 @@ size_t xlat__tlb_timed_bytes(const xlat_tlb *t)
     const struct tlb_timed *tm = t->timed;
     if (!tm)
         return 0;
-    return sizeof(*tm) + t->cfg.mshrs * sizeof(*tm->mshr) +
+    return sizeof(*tm) + t->cfg.mshrs * (sizeof(*tm->mshr) + sizeof(*tm->key)) +
            (size_t)tm->hit_limit * sizeof(*tm->hit) + xlat__unit_bytes(&tm->unit) +
            strlen(tm->unit.name) + 1;
 }
@@ -441,7 +452,7 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     xlat_tlb *t = m->tlb;
     struct tlb_pending *p = m->head;
     m->head = m->tail = NULL;
-    m->busy = 0;
+    t->timed->key[m->index].busy = 0;
     m->held = 0;
     t->timed->busy--;
     wake_senders(t); /* an MSHR is free again */
@@ -474,13 +485,13 @@ static void fill_done(void *arg, const xlat_resp *down)
 {
     struct tlb_mshr *m = arg;
     xlat_tlb_entry e = {
-        .pasid = m->pasid, .vpn = m->fwd.vaddr >> down->page_shift, .pfn = down->pfn,
+        .pasid = m->fwd.pasid, .vpn = m->fwd.vaddr >> down->page_shift, .pfn = down->pfn,
         .page_shift = down->page_shift, .perm = down->perm, .meta = down->meta,
     };
     /* A permission fault still carries a valid translation: fill it and let
      * each waiter's own access decide. */
     int status = down->status == XLAT_ERR_PERM ? XLAT_OK : down->status;
-    bool stale = invalidated_since(m->tlb->timed, m->inval_seq, m->pasid, m->fwd.vaddr,
+    bool stale = invalidated_since(m->tlb->timed, m->inval_seq, m->fwd.pasid, m->fwd.vaddr,
                                    down->page_shift);
     if (status == XLAT_OK && !stale && xlat_tlb_insert(m->tlb, &e, NULL) < 0)
         status = XLAT_ERR_INVAL; /* the next level answered an impossible page size */
@@ -513,12 +524,15 @@ static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pas
 {
     *free_one = NULL;
     for (uint32_t i = 0; i < n; i++) {
-        struct tlb_mshr *m = &tm->mshr[i];
-        if (m->busy && m->pasid == pasid && m->page == page &&
-            !invalidated_since(tm, m->inval_seq, pasid, page << MSHR_PAGE_SHIFT, 0))
-            return m;
-        if (!m->busy && !*free_one)
-            *free_one = m;
+        const struct tlb_mshr_key *k = &tm->key[i];
+        if (!k->busy) {
+            if (!*free_one)
+                *free_one = &tm->mshr[i];
+        } else if (k->page == page && k->pasid == pasid &&
+                   !invalidated_since(tm, tm->mshr[i].inval_seq, pasid, page << MSHR_PAGE_SHIFT,
+                                      0)) {
+            return &tm->mshr[i];
+        }
     }
     return NULL;
 }
@@ -527,10 +541,11 @@ static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pas
 static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, uint32_t delay)
 {
     own_post(t, delay, forward_miss, m);
-    m->busy = 1;
+    struct tlb_mshr_key *k = &t->timed->key[m->index];
+    k->busy = 1;
+    k->pasid = p->req.pasid;
+    k->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
     m->inval_seq = t->timed->inval_seq;
-    m->pasid = p->req.pasid;
-    m->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
     m->fwd = p->req;
     m->head = m->tail = p;
     m->held = 1;
