@@ -37,8 +37,8 @@ int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
         int n = p->invalidate ? p->invalidate(p->invalidate_user, pasid, vaddr, l2_gone, &gc) : 0;
         removed += n > 0 ? n : 0;
     }
-    if (m->cfg.walk.pwc)
-        xlat_pwc_invalidate(m->cfg.walk.pwc, pasid, vaddr);
+    if (m->cfg.walk->pwc)
+        xlat_pwc_invalidate(m->cfg.walk->pwc, pasid, vaddr);
     return removed;
 }
 
