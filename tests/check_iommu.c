@@ -89,7 +89,7 @@ START_TEST(two_levels)
     ck_assert_uint_eq(h.done[3].completed - h.done[3].issued, 5);
     ck_assert_uint_eq(h.done[4].completed - h.done[4].issued, 25);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.tlb_hits, 2);
     ck_assert_uint_eq(st.tlb2_hits, 1);
     ck_assert_uint_eq(st.walks, 3);
@@ -111,7 +111,7 @@ START_TEST(unbounded_tlb)
     xlat_advance(h.ctx, 10000);
     ck_assert_int_eq(h.n, 16);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.tlb_hits, 8);
     ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(h.iommu)), 8);
 }
@@ -166,7 +166,7 @@ START_TEST(full_buffer_refuses)
     xlat_advance(h.ctx, 2000);
     ck_assert_int_eq(h.n, 2);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
 }
 END_TEST
@@ -299,7 +299,7 @@ START_TEST(probe_answers_a_parked_walk)
     xlat_advance(h.ctx, 5000);
     ck_assert_int_eq(h.n, 7);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 0);
     ck_assert_uint_eq(st.remote_hits, 1);
     xlat_iommu_destroy(h.iommu);
@@ -355,7 +355,7 @@ START_TEST(remote_hits_abort_queued_walks)
     ck_assert_uint_eq(h.done[9].id, 8);
     ck_assert_uint_eq(h.done[9].completed, 1200);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.walks, 2);
     ck_assert_uint_eq(st.walks_aborted, 8);
     ck_assert_uint_eq(st.late_discarded, 1);
@@ -397,7 +397,7 @@ START_TEST(tracker_false_positive_rate)
         ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
     }
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.tracker_full, 0);
     int positive = 0;
     for (uint64_t i = 0; i < 10000; i++)
@@ -431,7 +431,7 @@ START_TEST(probe_miss_deletes_the_probed_key)
     ck_assert_int_eq(h.n, 1);
     ck_assert_uint_eq(h.done[0].pfn, 0x903);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.remote_misses, 1);
     ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 3 << 12));
     ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 0x1FF000));
@@ -615,7 +615,7 @@ START_TEST(interconnect_on_the_l2_port)
     ck_assert_str_eq(h.done[1].resolver, "gpu1.l2");
     ck_assert_uint_eq(h.done[1].completed - h.done[1].issued, 370);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.remote_hits, 2);
     wrapped.insert = NULL;
     ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_ERR_INVAL);
@@ -690,7 +690,7 @@ START_TEST(errors)
     ck_assert(!xlat_iommu_tracked(NULL, 0, 0, 0));
     ck_assert_uint_eq(xlat_iommu_eviction_counter(NULL, 0), 0);
     xlat_iommu_stats st = {.walks = 3};
-    xlat_iommu_stats_get(NULL, &st);
+    xlat_iommu_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.walks, 0);
     xlat_iommu_flush(NULL);
     xlat_iommu_destroy(NULL);

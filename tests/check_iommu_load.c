@@ -201,7 +201,7 @@ static void run(xlat_incl incl, bool multi, xlat_iommu_stats *st)
     ck_assert_uint_eq(w.ca.allocs, allocs);
     ck_assert_uint_eq(w.ca.frees, frees);
     ck_assert_uint_eq(xlat__events_overruns(w.ctx), 0);
-    xlat_iommu_stats_get(w.m, st);
+    xlat_iommu_stats_get(w.m, st, sizeof(*st));
     ck_assert_uint_eq(w.answered, w.sent);
     ck_assert_uint_eq(st->requests, w.sent);
     ck_assert_uint_eq(st->refusals, w.refused);
@@ -359,14 +359,14 @@ START_TEST(late_probes_hold_records)
     ck_assert_uint_eq(woken_at, 3200); /* the first probe's miss freed its record */
     ck_assert_int_eq(late_send_req(4), XLAT_OK);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(w.m, &st);
+    xlat_iommu_stats_get(w.m, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
     ck_assert_uint_eq(st.remote_probes, 3); /* request 4 looks up until 3400 */
     ck_assert_uint_eq(st.late_discarded, 1);
     while (xlat_pending_events(w.ctx))
         ck_assert_int_eq(xlat_advance(w.ctx, 100), XLAT_OK);
     ck_assert_uint_eq(w.answered, 4);
-    xlat_iommu_stats_get(w.m, &st);
+    xlat_iommu_stats_get(w.m, &st, sizeof(st));
     ck_assert_uint_eq(st.remote_probes, 4);
     ck_assert_uint_eq(st.late_discarded, 4);
     teardown();
@@ -480,7 +480,7 @@ START_TEST(host_victims_outside_advance_are_kept)
     }
     ck_assert_int_eq(xlat_advance(w.ctx, 1), XLAT_OK);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(w.m, &st);
+    xlat_iommu_stats_get(w.m, &st, sizeof(st));
     ck_assert_uint_eq(st.victims_in, 99);
     ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(w.m)), 99);
     teardown();

@@ -151,17 +151,17 @@ START_TEST(table2_latencies_least_tlb)
     ck_assert_uint_eq(latency(2000, 1, 0, 3), 911);
     ck_assert_str_eq(h.last.resolver, "gpu0.l2");
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st, sizeof(st));
     ck_assert_uint_eq(st.remote_hits, 1);
     xlat_advance(h.ctx, 2000);
-    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st, sizeof(st));
     ck_assert_uint_eq(st.late_discarded, 1); /* the walk that lost the race */
     /* A local shootdown of GPU0 leaves the tracker: the next remote probe
      * misses and the walk answers (least-TLB §4.4). */
     ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 0), XLAT_OK);
     ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 1), XLAT_OK);
     ck_assert_uint_eq(latency(8000, 1, 1, 3), 1311);
-    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st, sizeof(st));
     ck_assert_uint_eq(st.remote_misses, 1);
 }
 END_TEST
@@ -177,7 +177,7 @@ START_TEST(probing_ring)
     ck_assert_str_eq(h.last.resolver, "gpu1.l2");
     ck_assert_uint_eq(latency(4000, 4, 0, 7), 861); /* 3 and 5 miss: IOMMU TLB hit */
     xlat_system_stats st;
-    xlat_system_stats_get(h.sys, &st);
+    xlat_system_stats_get(h.sys, &st, sizeof(st));
     ck_assert_uint_eq(st.probes, 4);
     ck_assert_uint_eq(st.probe_hits, 2);
 }
@@ -239,7 +239,7 @@ START_TEST(gmmu_distributed)
     ck_assert_uint_eq(latency(1000, 0, 0, 6), 11 + 100 + 1300); /* wasted walk, then IOMMU */
     ck_assert_uint_eq(latency(4000, 1, 0, 7), 11 + 1300);  /* GPU1's table is empty: no walk */
     xlat_gmmu_stats gs;
-    xlat_gmmu_stats_get(xlat_system_gmmu(h.sys, 0), &gs);
+    xlat_gmmu_stats_get(xlat_system_gmmu(h.sys, 0), &gs, sizeof(gs));
     ck_assert_uint_eq(gs.local, 1);
     ck_assert_uint_eq(gs.remote, 1);
     ck_assert_uint_eq(gs.wasted_walks, 1);

@@ -303,7 +303,7 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
     }
     out->cycles = xlat_now(h->ctx);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(xlat_system_iommu(h->sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h->sys), &st, sizeof(st));
     out->tlb_hits = st.tlb_hits;
     out->walks = st.walks;
     out->walk_answers = st.walk_answers;

@@ -366,8 +366,16 @@ XLAT_API bool xlat_iommu_tracked(const xlat_iommu *iommu, uint32_t gpu, uint32_t
 /** @brief GPU `gpu`'s Eviction Counter (cumulative) or IOMMU occupancy, per the spill rule. */
 XLAT_API uint64_t xlat_iommu_eviction_counter(const xlat_iommu *iommu, uint32_t gpu);
 
-/** @brief Copy the counters (zeros for NULL). */
-XLAT_API void xlat_iommu_stats_get(const xlat_iommu *iommu, xlat_iommu_stats *out);
+/**
+ * @brief Copy the counters into `*out`.
+ * @param iommu the IOMMU (NULL: zeros).
+ * @param out receives the counters, an ::xlat_iommu_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_iommu_stats_get(const xlat_iommu *iommu, xlat_iommu_stats *out, size_t out_size);
 
 /** @} */
 

@@ -163,8 +163,17 @@ XLAT_API xlat_iommu *xlat_system_iommu(const xlat_system *sys);
 XLAT_API uint32_t xlat_system_gpus(const xlat_system *sys);
 /** @brief Bytes of host memory the TLBs of one GPU hold (its L1s and L2). */
 XLAT_API size_t xlat_system_gpu_memory(const xlat_system *sys, uint32_t gpu);
-/** @brief Copy the system counters (zeros for NULL). */
-XLAT_API void xlat_system_stats_get(const xlat_system *sys, xlat_system_stats *out);
+/**
+ * @brief Copy the system counters into `*out`.
+ * @param sys the system (NULL: zeros).
+ * @param out receives the counters, an ::xlat_system_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_system_stats_get(const xlat_system *sys, xlat_system_stats *out,
+                                    size_t out_size);
 
 /** @} */
 

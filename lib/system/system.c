@@ -322,12 +322,7 @@ size_t xlat_system_gpu_memory(const xlat_system *s, uint32_t gpu)
     return bytes;
 }
 
-void xlat_system_stats_get(const xlat_system *s, xlat_system_stats *out)
+void xlat_system_stats_get(const xlat_system *s, xlat_system_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (s)
-        *out = s->st;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, s ? &s->st : NULL, sizeof(s->st));
 }
