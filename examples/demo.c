@@ -91,7 +91,7 @@ static void report(const demo *d)
     for (int c = 0; c <= CUS; c++) {
         xlat_tlb *t = c < CUS ? d->l1[c] : d->l2;
         xlat_tlb_stats s;
-        xlat_tlb_stats_get(t, &s);
+        xlat_tlb_stats_get(t, &s, sizeof(s));
         printf("%-8s %10llu %10llu %10llu %7.2f%%\n", xlat_tlb_name(t),
                (unsigned long long)s.accesses, (unsigned long long)s.hits,
                (unsigned long long)s.misses, s.accesses ? 100.0 * s.hits / s.accesses : 0.0);

@@ -77,7 +77,7 @@ int main(void)
         xlat_advance(ctx, xlat_next_event(ctx) - xlat_now(ctx));
 
     xlat_tlb_stats s;
-    xlat_tlb_stats_get(l1, &s);
+    xlat_tlb_stats_get(l1, &s, sizeof(s));
     printf("l1: %llu accesses, %llu hits, %llu misses (%llu merged)\n",
            (unsigned long long)s.accesses, (unsigned long long)s.hits,
            (unsigned long long)s.misses, (unsigned long long)s.mshr_merges);

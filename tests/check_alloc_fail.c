@@ -128,10 +128,12 @@ static int make_walker(xlat_ctx *ctx, deps *d, void **out)
     return xlat_walker_create(ctx, &c, (xlat_walker **)out);
 }
 
-static void iommu_config(xlat_iommu_config *c, deps *d, xlat_incl incl)
+static void iommu_config(xlat_iommu_config *c, xlat_walker_config *w, deps *d, xlat_incl incl)
 {
+    xlat_iommu_walker_config_init(w);
+    w->pt = d->pt;
     xlat_iommu_config_init(c);
-    c->walk.pt = d->pt;
+    c->walk = w;
     c->tlb_entries = 64;
     c->tlb_ways = 8;
     c->inclusion = incl;
@@ -140,14 +142,16 @@ static void iommu_config(xlat_iommu_config *c, deps *d, xlat_incl incl)
 static int make_iommu(xlat_ctx *ctx, deps *d, void **out)
 {
     xlat_iommu_config c;
-    iommu_config(&c, d, XLAT_INCL_MOSTLY);
+    xlat_walker_config w;
+    iommu_config(&c, &w, d, XLAT_INCL_MOSTLY);
     return xlat_iommu_create(ctx, &c, (xlat_iommu **)out);
 }
 
 static int make_iommu_least(xlat_ctx *ctx, deps *d, void **out)
 {
     xlat_iommu_config c;
-    iommu_config(&c, d, XLAT_INCL_LEAST);
+    xlat_walker_config w;
+    iommu_config(&c, &w, d, XLAT_INCL_LEAST);
     return xlat_iommu_create(ctx, &c, (xlat_iommu **)out);
 }
 
@@ -161,14 +165,14 @@ static int make_gmmu(xlat_ctx *ctx, deps *d, void **out)
 
 static int make_system(xlat_ctx *ctx, deps *d, void **out)
 {
+    xlat_iommu_config ic;
+    xlat_walker_config w;
+    iommu_config(&ic, &w, d, XLAT_INCL_LEAST);
     xlat_system_config c;
     xlat_system_config_init(&c);
     c.gpus = 2;
     c.cus = 2;
-    c.iommu.walk.pt = d->pt;
-    c.iommu.tlb_entries = 64;
-    c.iommu.tlb_ways = 8;
-    c.iommu.inclusion = XLAT_INCL_LEAST;
+    c.iommu = &ic;
     c.probe_ring = true;
     return xlat_system_create(ctx, &c, (xlat_system **)out);
 }

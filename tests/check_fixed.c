@@ -46,11 +46,11 @@ START_TEST(identity_map_after_latency)
     ck_assert_uint_eq(last.pasid, 4);
     ck_assert_str_eq(last.resolver, "fixed");
     xlat_fixed_stats st;
-    xlat_fixed_stats_get(f, &st);
+    xlat_fixed_stats_get(f, &st, sizeof(st));
     ck_assert_uint_eq(st.requests, 2);
     ck_assert_uint_eq(st.refusals, 1);
     xlat_fixed_stats_reset(f);
-    xlat_fixed_stats_get(f, &st);
+    xlat_fixed_stats_get(f, &st, sizeof(st));
     ck_assert_uint_eq(st.requests, 0);
     xlat_fixed_destroy(f);
     xlat_ctx_destroy(ctx);
@@ -82,7 +82,7 @@ START_TEST(resolver_answers_checked)
     ck_assert_int_eq(answers, 1);
     ck_assert_int_eq(last.status, XLAT_ERR_INVAL);
     xlat_fixed_stats st;
-    xlat_fixed_stats_get(f, &st);
+    xlat_fixed_stats_get(f, &st, sizeof(st));
     ck_assert_uint_eq(st.faults, 1);
     xlat_fixed_destroy(f);
     xlat_ctx_destroy(ctx);
@@ -111,7 +111,7 @@ START_TEST(errors)
     ck_assert_int_eq(xlat_fixed_translate(NULL, &req, on_done, NULL), XLAT_ERR_INVAL);
     ck_assert_uint_eq(xlat_fixed_outstanding(NULL), 0);
     xlat_fixed_stats st = {.requests = 3};
-    xlat_fixed_stats_get(NULL, &st);
+    xlat_fixed_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.requests, 0);
     xlat_fixed_stats_reset(NULL);
     xlat_fixed_destroy(NULL);

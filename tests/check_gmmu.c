@@ -338,7 +338,7 @@ START_TEST(parallel_cancels_a_refused_copy)
     ck_assert_uint_eq(st.iommu_retries, 1);
     ck_assert_uint_eq(st.discarded_iommu, 2);
     xlat_fixed_stats fs;
-    xlat_fixed_stats_get(gf.iommu, &fs);
+    xlat_fixed_stats_get(gf.iommu, &fs, sizeof(fs));
     ck_assert_uint_eq(fs.requests, 1);
     ck_assert_uint_eq(xlat_pending_events(gf.ctx), 0);
 }
@@ -460,9 +460,9 @@ START_TEST(call_errors)
     ck_assert_uint_eq(xlat_gmmu_outstanding(gf.g), 1);
     xlat_gmmu_stats st;
     memset(&st, 0xff, sizeof(st));
-    xlat_gmmu_stats_get(NULL, &st);
+    xlat_gmmu_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.requests + st.completed + st.epochs, 0);
-    xlat_gmmu_stats_get(gf.g, NULL);
+    xlat_gmmu_stats_get(gf.g, NULL, 0);
     xlat_gmmu_stats_reset(NULL);
     xlat_gmmu_config_init(NULL);
     gf_drain();

@@ -52,16 +52,25 @@ static int send(uint64_t id, uint64_t vaddr, uint16_t gpu)
     return xlat_iommu_translate(h.iommu, &req, on_done, NULL);
 }
 
+/* Table 2's IOMMU over h.pt: `c` with its walkers' template `w`. */
+static void iommu_config(xlat_iommu_config *c, xlat_walker_config *w)
+{
+    xlat_iommu_walker_config_init(w);
+    w->pt = h.pt;
+    xlat_iommu_config_init(c);
+    c->walk = w;
+}
+
 static void make(xlat_iommu_config *c)
 {
-    c->walk.pt = h.pt;
     ck_assert_msg(xlat_iommu_create(h.ctx, c, &h.iommu) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
 }
 
 START_TEST(two_levels)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.tlb_entries = 2; /* the neighborhood paper's 32/256, scaled down */
     c.tlb_ways = 2;
     c.tlb_latency = 5;
@@ -80,7 +89,7 @@ START_TEST(two_levels)
     ck_assert_uint_eq(h.done[3].completed - h.done[3].issued, 5);
     ck_assert_uint_eq(h.done[4].completed - h.done[4].issued, 25);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.tlb_hits, 2);
     ck_assert_uint_eq(st.tlb2_hits, 1);
     ck_assert_uint_eq(st.walks, 3);
@@ -90,7 +99,8 @@ END_TEST
 START_TEST(unbounded_tlb)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.tlb_entries = 0; /* the "infinite IOMMU TLB" upper bound */
     make(&c);
     for (uint64_t p = 0; p < 8; p++)
@@ -101,7 +111,7 @@ START_TEST(unbounded_tlb)
     xlat_advance(h.ctx, 10000);
     ck_assert_int_eq(h.n, 16);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.tlb_hits, 8);
     ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(h.iommu)), 8);
 }
@@ -110,7 +120,8 @@ END_TEST
 START_TEST(page_requests_are_batched)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.fault_fn = on_faults;
     c.fault_batch = 2;
     c.fault_timeout = 1000;
@@ -143,7 +154,8 @@ END_TEST
 START_TEST(full_buffer_refuses)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.buffer_entries = 2;
     make(&c);
     ck_assert_int_eq(send(1, 0, 0), XLAT_OK);
@@ -154,7 +166,7 @@ START_TEST(full_buffer_refuses)
     xlat_advance(h.ctx, 2000);
     ck_assert_int_eq(h.n, 2);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
 }
 END_TEST
@@ -166,7 +178,8 @@ END_TEST
 START_TEST(faults_free_their_slots)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.gpus = 2;
     c.buffer_entries = 2;
     c.inclusion = XLAT_INCL_LEAST;
@@ -222,7 +235,8 @@ static void on_done_resend(void *user, const xlat_resp *r)
 START_TEST(never_answers_inside_translate)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.tlb_latency = 0;
     make(&c);
     xlat_tlb_entry e = {.pasid = 1, .vpn = 6, .pfn = 0x906, .page_shift = 12, .perm = XLAT_PERM_R};
@@ -253,12 +267,13 @@ END_TEST
 START_TEST(probe_answers_a_parked_walk)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.gpus = 2;
     c.inclusion = XLAT_INCL_LEAST;
     c.remote_latency = 1;
-    c.walk.walkers = 1;
-    c.walk.queue_entries = 1;
+    wc.walkers = 1;
+    wc.queue_entries = 1;
     make(&c);
     xlat_tlb_config tc;
     xlat_tlb_config_init(&tc);
@@ -284,7 +299,7 @@ START_TEST(probe_answers_a_parked_walk)
     xlat_advance(h.ctx, 5000);
     ck_assert_int_eq(h.n, 7);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 0);
     ck_assert_uint_eq(st.remote_hits, 1);
     xlat_iommu_destroy(h.iommu);
@@ -302,11 +317,12 @@ END_TEST
 START_TEST(remote_hits_abort_queued_walks)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.gpus = 2;
     c.buffer_entries = 9;
     c.inclusion = XLAT_INCL_LEAST;
-    c.walk.walkers = 1;
+    wc.walkers = 1;
     make(&c);
     ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 8 << 12, 0x908, 12, XLAT_PERM_R), XLAT_OK);
     xlat_tlb_config tc;
@@ -339,7 +355,7 @@ START_TEST(remote_hits_abort_queued_walks)
     ck_assert_uint_eq(h.done[9].id, 8);
     ck_assert_uint_eq(h.done[9].completed, 1200);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.walks, 2);
     ck_assert_uint_eq(st.walks_aborted, 8);
     ck_assert_uint_eq(st.late_discarded, 1);
@@ -371,7 +387,8 @@ static xlat_tlb *attach_l2(uint32_t gpu, uint32_t entries, const char *name)
 START_TEST(tracker_false_positive_rate)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.inclusion = XLAT_INCL_LEAST;
     make(&c);
     xlat_tlb *l2 = attach_l2(1, 512, "gpu1.l2");
@@ -380,7 +397,7 @@ START_TEST(tracker_false_positive_rate)
         ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
     }
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.tracker_full, 0);
     int positive = 0;
     for (uint64_t i = 0; i < 10000; i++)
@@ -398,7 +415,8 @@ END_TEST
 START_TEST(probe_miss_deletes_the_probed_key)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.gpus = 2;
     c.inclusion = XLAT_INCL_LEAST;
     c.tracker_fp_bits = 16;
@@ -413,7 +431,7 @@ START_TEST(probe_miss_deletes_the_probed_key)
     ck_assert_int_eq(h.n, 1);
     ck_assert_uint_eq(h.done[0].pfn, 0x903);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.remote_misses, 1);
     ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 3 << 12));
     ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 0x1FF000));
@@ -430,7 +448,8 @@ END_TEST
 START_TEST(invalidate_spares_other_keys)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.gpus = 2;
     c.inclusion = XLAT_INCL_LEAST;
     c.tracker_entries = 8; /* 4 slots per partition: collisions are easy to find */
@@ -459,7 +478,8 @@ END_TEST
 START_TEST(preload_refused)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.inclusion = XLAT_INCL_LEAST;
     for (int rule = 0; rule < 2; rule++) {
         c.spill_rx = rule ? XLAT_SPILL_OCCUPANCY : XLAT_SPILL_CUMULATIVE;
@@ -498,8 +518,9 @@ START_TEST(policy_state_fails_cleanly)
         test_grow_events(ctx, 8192); /* the context's, kept after a failed create */
         size_t base_live = ca.live_bytes;
         xlat_iommu_config c;
-        xlat_iommu_config_init(&c);
-        c.walk.pt = pt;
+        xlat_walker_config wc;
+        iommu_config(&c, &wc);
+        wc.pt = pt;
         c.inclusion = policy[i].incl;
         c.multi_app = policy[i].multi;
         xlat_iommu *m = NULL;
@@ -573,7 +594,8 @@ static int hop_probe(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_
 START_TEST(interconnect_on_the_l2_port)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
     c.gpus = 2;
     c.inclusion = XLAT_INCL_LEAST;
     make(&c);
@@ -593,7 +615,7 @@ START_TEST(interconnect_on_the_l2_port)
     ck_assert_str_eq(h.done[1].resolver, "gpu1.l2");
     ck_assert_uint_eq(h.done[1].completed - h.done[1].issued, 370);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(h.iommu, &st);
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.remote_hits, 2);
     wrapped.insert = NULL;
     ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_ERR_INVAL);
@@ -616,9 +638,16 @@ static int create_rc(xlat_iommu_config *c)
 START_TEST(errors)
 {
     xlat_iommu_config c;
-    xlat_iommu_config_init(&c);
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    c.walk = NULL;
+    ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "iommu iommu: cfg.walk is NULL (the walkers'"
+                                             " template, with walk->pt, is required)");
+    c.walk = &wc;
+    wc.pt = NULL;
     ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL); /* no page table */
-    c.walk.pt = h.pt;
+    wc.pt = h.pt;
     c.gpus = 0;
     ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
     c.gpus = 65;
@@ -661,7 +690,7 @@ START_TEST(errors)
     ck_assert(!xlat_iommu_tracked(NULL, 0, 0, 0));
     ck_assert_uint_eq(xlat_iommu_eviction_counter(NULL, 0), 0);
     xlat_iommu_stats st = {.walks = 3};
-    xlat_iommu_stats_get(NULL, &st);
+    xlat_iommu_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.walks, 0);
     xlat_iommu_flush(NULL);
     xlat_iommu_destroy(NULL);

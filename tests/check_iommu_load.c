@@ -65,12 +65,15 @@ static void world(xlat_incl incl, bool multi)
     for (uint64_t vpn = 0; vpn < PAGES; vpn++)
         if (vpn % 8) /* every eighth page faults on its first walk */
             map(vpn);
+    xlat_walker_config wc;
+    xlat_iommu_walker_config_init(&wc);
     xlat_iommu_config c;
     xlat_iommu_config_init(&c);
-    c.walk.pt = w.pt;
-    c.walk.walkers = 4;
-    c.walk.queue_entries = 8;
-    c.walk.mem_latency = 5;
+    c.walk = &wc;
+    wc.pt = w.pt;
+    wc.walkers = 4;
+    wc.queue_entries = 8;
+    wc.mem_latency = 5;
     c.gpus = GPUS;
     c.buffer_entries = 12;
     c.tlb_entries = 32;
@@ -198,7 +201,7 @@ static void run(xlat_incl incl, bool multi, xlat_iommu_stats *st)
     ck_assert_uint_eq(w.ca.allocs, allocs);
     ck_assert_uint_eq(w.ca.frees, frees);
     ck_assert_uint_eq(xlat__events_overruns(w.ctx), 0);
-    xlat_iommu_stats_get(w.m, st);
+    xlat_iommu_stats_get(w.m, st, sizeof(*st));
     ck_assert_uint_eq(w.answered, w.sent);
     ck_assert_uint_eq(st->requests, w.sent);
     ck_assert_uint_eq(st->refusals, w.refused);
@@ -307,11 +310,14 @@ static void late_world(void)
     woken_at = 0;
     w.ctx = test_ctx(3, NULL);
     test_table(w.ctx, &w.mem, &w.pt);
+    xlat_walker_config wc;
+    xlat_iommu_walker_config_init(&wc);
     xlat_iommu_config c;
     xlat_iommu_config_init(&c);
-    c.walk.pt = w.pt;
-    c.walk.walkers = 1;
-    c.walk.queue_entries = 1;
+    c.walk = &wc;
+    wc.pt = w.pt;
+    wc.walkers = 1;
+    wc.queue_entries = 1;
     c.gpus = 2;
     c.buffer_entries = 1;
     c.inclusion = XLAT_INCL_LEAST;
@@ -353,14 +359,14 @@ START_TEST(late_probes_hold_records)
     ck_assert_uint_eq(woken_at, 3200); /* the first probe's miss freed its record */
     ck_assert_int_eq(late_send_req(4), XLAT_OK);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(w.m, &st);
+    xlat_iommu_stats_get(w.m, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
     ck_assert_uint_eq(st.remote_probes, 3); /* request 4 looks up until 3400 */
     ck_assert_uint_eq(st.late_discarded, 1);
     while (xlat_pending_events(w.ctx))
         ck_assert_int_eq(xlat_advance(w.ctx, 100), XLAT_OK);
     ck_assert_uint_eq(w.answered, 4);
-    xlat_iommu_stats_get(w.m, &st);
+    xlat_iommu_stats_get(w.m, &st, sizeof(st));
     ck_assert_uint_eq(st.remote_probes, 4);
     ck_assert_uint_eq(st.late_discarded, 4);
     teardown();
@@ -405,11 +411,14 @@ START_TEST(senders_woken_once_a_cycle)
     counting_alloc_init(&w.ca);
     w.ctx = test_ctx(4, &w.ca);
     test_table(w.ctx, &w.mem, &w.pt);
+    xlat_walker_config wc;
+    xlat_iommu_walker_config_init(&wc);
     xlat_iommu_config c;
     xlat_iommu_config_init(&c);
-    c.walk.pt = w.pt;
-    c.walk.walkers = 1;
-    c.walk.queue_entries = 1;
+    c.walk = &wc;
+    wc.pt = w.pt;
+    wc.walkers = 1;
+    wc.queue_entries = 1;
     c.buffer_entries = 2;
     ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &w.m), XLAT_OK);
     for (uint64_t vpn = 1; vpn <= 2; vpn++) {
@@ -447,9 +456,12 @@ START_TEST(host_victims_outside_advance_are_kept)
     memset(&w, 0, sizeof(w));
     w.ctx = test_ctx(6, NULL);
     test_table(w.ctx, &w.mem, &w.pt);
+    xlat_walker_config wc;
+    xlat_iommu_walker_config_init(&wc);
     xlat_iommu_config c;
     xlat_iommu_config_init(&c);
-    c.walk.pt = w.pt;
+    c.walk = &wc;
+    wc.pt = w.pt;
     c.gpus = 1; /* a queue of 64 */
     c.inclusion = XLAT_INCL_LEAST;
     c.tlb_entries = 128;
@@ -468,7 +480,7 @@ START_TEST(host_victims_outside_advance_are_kept)
     }
     ck_assert_int_eq(xlat_advance(w.ctx, 1), XLAT_OK);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(w.m, &st);
+    xlat_iommu_stats_get(w.m, &st, sizeof(st));
     ck_assert_uint_eq(st.victims_in, 99);
     ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(w.m)), 99);
     teardown();

@@ -78,7 +78,7 @@ START_TEST(figure10_least_tlb)
     fig10_start(XLAT_INCL_LEAST);
     run_steps(fig10_least_steps, 6);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(f.iommu, &st);
+    xlat_iommu_stats_get(f.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.walk_answers, 1);
     ck_assert_uint_eq(st.tlb_hits, 2);
     ck_assert_uint_eq(st.remote_hits, 2);
@@ -163,7 +163,7 @@ START_TEST(figure13_least_tlb_cumulative)
     fig13_start(XLAT_INCL_LEAST, XLAT_SPILL_CUMULATIVE);
     run_steps(fig13_least, 5);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(f.iommu, &st);
+    xlat_iommu_stats_get(f.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.walk_answers, 3);
     ck_assert_uint_eq(st.remote_hits, 1);
     ck_assert_uint_eq(st.spills, 3);
@@ -218,7 +218,7 @@ START_TEST(inclusive_back_invalidates)
     };
     run_steps(steps, 5);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(f.iommu, &st);
+    xlat_iommu_stats_get(f.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.back_invalidations, 2);
 }
 END_TEST
@@ -256,12 +256,12 @@ START_TEST(spill_chain)
     };
     run_steps(steps, 2);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(f.iommu, &st);
+    xlat_iommu_stats_get(f.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.spills, 2);
     ck_assert_uint_eq(st.max_spill_chain, 2);
     /* A second, independent victim starts a chain of its own. */
     ck_assert_str_eq(lf_access(&f, 3, 0x5), "WALK");
-    xlat_iommu_stats_get(f.iommu, &st);
+    xlat_iommu_stats_get(f.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.max_spill_chain, 2);
 }
 END_TEST
@@ -511,7 +511,7 @@ START_TEST(figure10_host_l2)
         ck_assert_str_eq(lf_contents(&f, xlat_iommu_tlb(f.iommu), buf, sizeof(buf)), st->iommu);
     }
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(f.iommu, &st);
+    xlat_iommu_stats_get(f.iommu, &st, sizeof(st));
     ck_assert_uint_eq(st.walk_answers, 1);
     ck_assert_uint_eq(st.tlb_hits, 2);
     ck_assert_uint_eq(st.remote_hits, 2);

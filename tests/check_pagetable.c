@@ -145,7 +145,7 @@ START_TEST(fig8_layout)
     ck_assert_uint_eq(v, 0);
 
     xlat_pagetable_stats st;
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.address_spaces, 1);
     ck_assert_uint_eq(st.nodes[4], 1);
     ck_assert_uint_eq(st.nodes[3], 1);
@@ -208,7 +208,7 @@ START_TEST(page_sizes)
     ck_assert_int_eq(xlat_pagetable_lookup(pt, 2, 2 * MIB, NULL), XLAT_ERR_FAULT);
 
     xlat_pagetable_stats st;
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.mapped[1], 1);
     ck_assert_uint_eq(st.mapped[2], 1);
     ck_assert_uint_eq(st.mapped[3], 1);
@@ -326,7 +326,7 @@ START_TEST(narrow_geometry)
     ck_assert_int_eq(xlat_pagetable_read(pt, 0x100078, &v), XLAT_OK);
     ck_assert_int_eq(xlat_pagetable_read(pt, 0x100080, &v), XLAT_ERR_NOT_FOUND);
     xlat_pagetable_stats st;
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.nodes[3] + st.nodes[2] + st.nodes[1], 4);
     ck_assert_uint_eq(st.bytes, 4 * 4096);
     xlat_pagetable_destroy(pt);
@@ -367,7 +367,7 @@ START_TEST(overlaps)
     uint64_t free_before = xlat_physmem_free_frames(m, 0);
     ck_assert_int_eq(xlat_pagetable_unmap(pt, 1, 4 * MIB), XLAT_OK);
     map_ok(pt, 1, 4 * MIB, 8, 21, RW);
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.nodes[1], 1); /* pasid 2's; pasid 1's empty L1 node is gone */
     ck_assert_uint_eq(xlat_physmem_free_frames(m, 0), free_before + 1);
     ck_assert_uint_eq(st.mapped[2], 2);
@@ -382,7 +382,7 @@ START_TEST(overlaps)
     free_before = xlat_physmem_free_frames(m, 0);
     map_ok(pt, 1, GIB, 1, 30, RW);
     ck_assert_uint_eq(xlat_physmem_free_frames(m, 0), free_before + 3); /* L2 and two L1 */
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.mapped[3], 1);
     ck_assert_uint_eq(st.nodes[2], 2); /* pasid 1 (0..1 GiB) and pasid 2 */
     xlat_pagetable_destroy(pt);
@@ -404,7 +404,7 @@ static const uint64_t probe_va[6] = {0x1000, 0x2000, 2 * MIB, 4 * GIB + 0x3000, 
 static void take_snap(const xlat_pagetable *pt, const xlat_physmem *m, struct snap *s)
 {
     memset(s, 0, sizeof(*s));
-    xlat_pagetable_stats_get(pt, &s->st);
+    xlat_pagetable_stats_get(pt, &s->st, sizeof(s->st));
     s->free_frames = xlat_physmem_free_frames(m, 0);
     for (int i = 0; i < 6; i++)
         xlat_pagetable_walk(pt, 1, probe_va[i], &s->w[i]);
@@ -489,7 +489,7 @@ START_TEST(full_rolls_back)
     uint64_t root;
     ck_assert_int_eq(xlat_pagetable_root(pt, 1, &root), XLAT_ERR_NOT_FOUND);
     xlat_pagetable_stats st;
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.address_spaces, 0);
     ck_assert_uint_eq(st.bytes, 0);
     /* a 1 GiB page needs only the root and an L3 node */
@@ -518,7 +518,7 @@ static void nomem_sweep(uint64_t va, int first_map)
     if (!first_map)
         ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0x1000, 1, 12, RW), XLAT_OK);
     xlat_pagetable_stats before, after;
-    xlat_pagetable_stats_get(pt, &before);
+    xlat_pagetable_stats_get(pt, &before, sizeof(before));
     uint64_t free_before = xlat_physmem_free_frames(m, 0);
     for (long k = 0;; k++) {
         ca.fail_after = k;
@@ -528,7 +528,7 @@ static void nomem_sweep(uint64_t va, int first_map)
             break;
         ck_assert_int_eq(rc, XLAT_ERR_NOMEM);
         ck_assert_int_lt(k, 20);
-        xlat_pagetable_stats_get(pt, &after);
+        xlat_pagetable_stats_get(pt, &after, sizeof(after));
         ck_assert_mem_eq(&before, &after, sizeof(after));
         ck_assert_uint_eq(xlat_physmem_free_frames(m, 0), free_before);
         ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, va, NULL), XLAT_ERR_FAULT);
@@ -597,12 +597,12 @@ START_TEST(unmap_and_protect)
     ck_assert_uint_eq(e.perm, XLAT_PERM_R | XLAT_PERM_X);
 
     xlat_pagetable_stats before, after;
-    xlat_pagetable_stats_get(pt, &before);
+    xlat_pagetable_stats_get(pt, &before, sizeof(before));
     ck_assert_int_eq(xlat_pagetable_unmap(pt, 1, 2 * MIB), XLAT_OK);
     ck_assert_int_eq(xlat_pagetable_unmap(pt, 1, 2 * MIB), XLAT_ERR_NOT_FOUND);
     ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, 2 * MIB, NULL), XLAT_ERR_FAULT);
     ck_assert_int_eq(xlat_pagetable_unmap(pt, 1, 0x1000), XLAT_OK);
-    xlat_pagetable_stats_get(pt, &after);
+    xlat_pagetable_stats_get(pt, &after, sizeof(after));
     ck_assert_uint_eq(after.mapped[1] + after.mapped[2], 0);
     ck_assert_mem_eq(after.nodes, before.nodes, sizeof(after.nodes)); /* nodes stay */
     xlat_walk_trace w;
@@ -707,11 +707,11 @@ START_TEST(raw_writes)
     ck_assert_uint_eq(te.pfn, 0x99);
     ck_assert_uint_eq(te.perm, RW | XLAT_PERM_X);
     xlat_pagetable_stats st;
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.mapped[1], 2);
     /* clearing P by hand removes it; so does unmap afterwards report nothing */
     ck_assert_int_eq(xlat_pagetable_write(pt, leaf + 8, e & ~XLAT_PTE_PRESENT), XLAT_OK);
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.mapped[1], 1);
     ck_assert_int_eq(xlat_pagetable_unmap(pt, 1, 0x2000), XLAT_ERR_NOT_FOUND);
     /* accessed / dirty on a pointer are fine; frame and P are not */
@@ -757,7 +757,7 @@ START_TEST(stats_and_spaces)
             map_ok(pt, pasid, i << 12, i + pasid, 12, RW);
     map_ok(pt, 12, 8 * GIB, 1, 21, RW);
     xlat_pagetable_stats st;
-    xlat_pagetable_stats_get(pt, &st);
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
     ck_assert_uint_eq(st.address_spaces, 5);
     ck_assert_uint_eq(st.nodes[4], 5);
     ck_assert_uint_eq(st.nodes[3], 5);
@@ -772,9 +772,9 @@ START_TEST(stats_and_spaces)
     ck_assert_int_eq(xlat_pagetable_lookup(pt, 13, 599 << 12, &e), XLAT_OK);
     ck_assert_uint_eq(e.pfn, 599 + 13);
     ck_assert_uint_eq(e.pasid, 13);
-    xlat_pagetable_stats_get(NULL, &st);
+    xlat_pagetable_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.bytes + st.address_spaces, 0);
-    xlat_pagetable_stats_get(pt, NULL);
+    xlat_pagetable_stats_get(pt, NULL, 0);
     ck_assert_uint_eq(xlat_pagetable_levels(NULL), 0);
     ck_assert_uint_eq(xlat_pagetable_level_shift(NULL, 1), 0);
     ck_assert_uint_eq(xlat_pagetable_index(NULL, 0x1000, 1), 0);
@@ -939,7 +939,7 @@ START_TEST(matches_model)
             random_lookup(pt, &md, r >> 2);
     }
     xlat_pagetable_stats s;
-    xlat_pagetable_stats_get(pt, &s);
+    xlat_pagetable_stats_get(pt, &s, sizeof(s));
     uint64_t per_level[4] = {0};
     for (size_t i = 0; i < md.n; i++)
         per_level[md.m[i].shift == 12 ? 1 : md.m[i].shift == 21 ? 2 : 3]++;

@@ -78,7 +78,7 @@ static void fill_walk(xlat_pwc *p, uint32_t pasid, uint64_t va, uint32_t top, ui
 static xlat_pwc_stats stats(const xlat_pwc *p)
 {
     xlat_pwc_stats st;
-    xlat_pwc_stats_get(p, &st);
+    xlat_pwc_stats_get(p, &st, sizeof(st));
     return st;
 }
 
@@ -588,7 +588,7 @@ START_TEST(null_handles)
     ck_assert_int_eq(xlat_pwc_invalidate_pasid(NULL, 1), XLAT_ERR_INVAL);
     ck_assert_uint_eq(xlat_pwc_latency(NULL), 0);
     xlat_pwc_stats st = {.lookups = 5, .hits[2] = 3};
-    xlat_pwc_stats_get(NULL, &st);
+    xlat_pwc_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.lookups, 0);
     ck_assert_uint_eq(st.hits[2], 0);
     xlat_pwc_flush(NULL);
@@ -596,7 +596,7 @@ START_TEST(null_handles)
     xlat_pwc_destroy(NULL);
     xlat_pwc_config c = config(XLAT_PWC_PER_LEVEL);
     xlat_pwc *p = make(&c);
-    xlat_pwc_stats_get(p, NULL);
+    xlat_pwc_stats_get(p, NULL, 0);
     xlat_pwc_destroy(p);
 }
 END_TEST

@@ -1,6 +1,8 @@
 /* Multi-GPU systems: exact end-to-end latencies with least-TLB's Table 2
  * (L1 1, L2 10, IOMMU TLB 200, walk 500 cycles), the probing ring, and the
  * builder's error paths. */
+#include <stdlib.h>
+
 #include "testutil.h"
 
 static struct {
@@ -22,17 +24,29 @@ static void table(void)
                                             XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
 }
 
+/* The IOMMU's templates over h.pt, as least-TLB's Table 2 gives them. */
+static void iommu_templates(xlat_iommu_config *ic, xlat_walker_config *wc)
+{
+    xlat_iommu_walker_config_init(wc);
+    wc->pt = h.pt;
+    xlat_iommu_config_init(ic);
+    ic->walk = wc;
+}
+
 static void build(uint32_t gpus, xlat_incl incl, bool ring)
 {
     table();
+    xlat_iommu_config ic;
+    xlat_walker_config wc;
+    iommu_templates(&ic, &wc);
+    ic.inclusion = incl;
+    ic.remote_latency = 100;
     xlat_system_config sc;
     xlat_system_config_init(&sc);
     sc.gpus = gpus;
     sc.cus = 2;
     sc.gpu_iommu_latency = 300; /* PCIe, ~300 ns at 1 GHz */
-    sc.iommu.walk.pt = h.pt;
-    sc.iommu.inclusion = incl;
-    sc.iommu.remote_latency = 100;
+    sc.iommu = &ic;
     sc.probe_ring = ring;
     sc.probe_latency = 50;
     ck_assert_msg(xlat_system_create(h.ctx, &sc, &h.sys) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
@@ -83,6 +97,51 @@ START_TEST(table2_latencies_baseline)
 }
 END_TEST
 
+/* The builder copies every template at create: templates overwritten and
+ * freed as soon as create returns leave the system exactly as
+ * table2_latencies_baseline's. The L2 template is an older host's, one
+ * that ends before hits_in_flight: the fields it lacks keep the defaults. */
+START_TEST(templates_are_copied_at_create)
+{
+    table();
+    xlat_tlb_config *l1 = malloc(sizeof(*l1)), *l2 = malloc(sizeof(*l2));
+    xlat_walker_config *wc = malloc(sizeof(*wc));
+    xlat_iommu_config *ic = malloc(sizeof(*ic));
+    ck_assert(l1 && l2 && wc && ic);
+    xlat_system_l1_config_init(l1);
+    xlat_system_l2_config_init(l2);
+    l2->struct_size = offsetof(xlat_tlb_config, hits_in_flight);
+    iommu_templates(ic, wc);
+    xlat_system_config sc;
+    xlat_system_config_init(&sc);
+    sc.gpus = 2;
+    sc.cus = 2;
+    sc.gpu_iommu_latency = 300;
+    sc.l1 = l1;
+    sc.l2 = l2;
+    sc.iommu = ic;
+    ck_assert_msg(xlat_system_create(h.ctx, &sc, &h.sys) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
+    memset(l1, 0xA5, sizeof(*l1));
+    memset(l2, 0xA5, sizeof(*l2));
+    memset(wc, 0xA5, sizeof(*wc));
+    memset(ic, 0xA5, sizeof(*ic));
+    free(l1);
+    free(l2);
+    free(wc);
+    free(ic);
+    ck_assert_uint_eq(latency(0, 0, 0, 3), 1311);
+    ck_assert_str_eq(h.last.resolver, "iommu.walker");
+    ck_assert_uint_eq(latency(2000, 0, 0, 3), 1);
+    ck_assert_str_eq(h.last.resolver, "gpu0.cu0.l1");
+    ck_assert_uint_eq(latency(3000, 0, 1, 3), 11);
+    ck_assert_str_eq(h.last.resolver, "gpu0.l2");
+    ck_assert_uint_eq(latency(4000, 1, 0, 3), 811);
+    ck_assert_str_eq(h.last.resolver, "iommu");
+    /* the IOMMU reads its own walk template (its PWC) here: IOMMU TLB and both L2s */
+    ck_assert_int_eq(xlat_iommu_invalidate(xlat_system_iommu(h.sys), 1, 0x40003000), 3);
+}
+END_TEST
+
 START_TEST(table2_latencies_least_tlb)
 {
     build(2, XLAT_INCL_LEAST, false);
@@ -92,17 +151,17 @@ START_TEST(table2_latencies_least_tlb)
     ck_assert_uint_eq(latency(2000, 1, 0, 3), 911);
     ck_assert_str_eq(h.last.resolver, "gpu0.l2");
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st, sizeof(st));
     ck_assert_uint_eq(st.remote_hits, 1);
     xlat_advance(h.ctx, 2000);
-    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st, sizeof(st));
     ck_assert_uint_eq(st.late_discarded, 1); /* the walk that lost the race */
     /* A local shootdown of GPU0 leaves the tracker: the next remote probe
      * misses and the walk answers (least-TLB §4.4). */
     ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 0), XLAT_OK);
     ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 1), XLAT_OK);
     ck_assert_uint_eq(latency(8000, 1, 1, 3), 1311);
-    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st, sizeof(st));
     ck_assert_uint_eq(st.remote_misses, 1);
 }
 END_TEST
@@ -118,7 +177,7 @@ START_TEST(probing_ring)
     ck_assert_str_eq(h.last.resolver, "gpu1.l2");
     ck_assert_uint_eq(latency(4000, 4, 0, 7), 861); /* 3 and 5 miss: IOMMU TLB hit */
     xlat_system_stats st;
-    xlat_system_stats_get(h.sys, &st);
+    xlat_system_stats_get(h.sys, &st, sizeof(st));
     ck_assert_uint_eq(st.probes, 4);
     ck_assert_uint_eq(st.probe_hits, 2);
 }
@@ -158,15 +217,20 @@ START_TEST(gmmu_distributed)
         ck_assert_int_eq(xlat_pagetable_create(h.ctx, &tc, &local[g]), XLAT_OK);
     ck_assert_int_eq(xlat_pagetable_map(local[0], 1, 0x40000000 + 5 * 4096, 0x5005, 12,
                                         XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
+    xlat_iommu_config ic;
+    xlat_walker_config wc, gw;
+    iommu_templates(&ic, &wc);
+    xlat_walker_config_init(&gw);
+    gw.mem_latency = 25;
     xlat_system_config sc;
     xlat_system_config_init(&sc);
     sc.gpus = 2;
     sc.cus = 2;
     sc.gpu_iommu_latency = 300;
-    sc.iommu.walk.pt = h.pt;
+    sc.iommu = &ic;
     sc.gmmu = true;
     sc.local_pt = local;
-    sc.gmmu_walk.mem_latency = 25;
+    sc.gmmu_walk = &gw;
     ck_assert_msg(xlat_system_create(h.ctx, &sc, &h.sys) == XLAT_OK, "%s", xlat_ctx_errmsg(h.ctx));
     ck_assert_ptr_nonnull(xlat_system_gmmu(h.sys, 1));
     ck_assert_ptr_null(xlat_system_gmmu(h.sys, 2));
@@ -175,7 +239,7 @@ START_TEST(gmmu_distributed)
     ck_assert_uint_eq(latency(1000, 0, 0, 6), 11 + 100 + 1300); /* wasted walk, then IOMMU */
     ck_assert_uint_eq(latency(4000, 1, 0, 7), 11 + 1300);  /* GPU1's table is empty: no walk */
     xlat_gmmu_stats gs;
-    xlat_gmmu_stats_get(xlat_system_gmmu(h.sys, 0), &gs);
+    xlat_gmmu_stats_get(xlat_system_gmmu(h.sys, 0), &gs, sizeof(gs));
     ck_assert_uint_eq(gs.local, 1);
     ck_assert_uint_eq(gs.remote, 1);
     ck_assert_uint_eq(gs.wasted_walks, 1);
@@ -192,11 +256,24 @@ END_TEST
 START_TEST(builder_errors)
 {
     table();
+    xlat_iommu_config ic;
+    xlat_walker_config wc;
+    iommu_templates(&ic, &wc);
+    wc.pt = NULL;
     xlat_system_config sc;
     xlat_system_config_init(&sc);
     xlat_system *s = NULL;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "system: cfg.iommu is NULL (the IOMMU's template,"
+                                             " with walk->pt, is required)");
+    sc.iommu = &ic;
+    ic.walk = NULL;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "iommu iommu: cfg.walk is NULL (the walkers'"
+                                             " template, with walk->pt, is required)");
+    ic.walk = &wc;
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL); /* no page table */
-    sc.iommu.walk.pt = h.pt;
+    wc.pt = h.pt;
     sc.gpus = 0;
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
     sc.gpus = 65;
@@ -205,14 +282,17 @@ START_TEST(builder_errors)
     sc.cus = 0;
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
     sc.cus = 2;
-    sc.l1.ways = 3;
+    xlat_tlb_config l1;
+    xlat_system_l1_config_init(&l1);
+    l1.ways = 3;
+    sc.l1 = &l1;
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
     /* The builder wraps the TLB's own message (it once formatted the
      * message from the buffer it was writing, and repeated its prefix). */
     ck_assert_str_eq(xlat_ctx_errmsg(h.ctx),
                      "system: gpu0.cu0.l1: tlb gpu0.cu0.l1: ways (3) must divide entries (16)");
     ck_assert_ptr_null(s);
-    sc.l1.ways = 16;
+    l1.ways = 16;
     ck_assert_int_eq(xlat_system_create(NULL, &sc, &s), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_system_create(h.ctx, NULL, &s), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, NULL), XLAT_ERR_INVAL);
@@ -239,6 +319,7 @@ Suite *system_suite(void)
     TCase *tc = test_case(s, "end_to_end");
     tcase_add_checked_fixture(tc, NULL, teardown);
     tcase_add_test(tc, table2_latencies_baseline);
+    tcase_add_test(tc, templates_are_copied_at_create);
     tcase_add_test(tc, table2_latencies_least_tlb);
     tcase_add_test(tc, probing_ring);
     tcase_add_test(tc, shootdown_reaches_every_level);

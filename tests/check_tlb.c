@@ -64,7 +64,7 @@ START_TEST(lru_sequence)
     for (int i = 0; i < nv; i++)
         ck_assert_uint_eq(v[i], want[i]);
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(t, &st);
+    xlat_tlb_stats_get(t, &st, sizeof(st));
     ck_assert_uint_eq(st.accesses, 10);
     ck_assert_uint_eq(st.hits, 2);
     ck_assert_uint_eq(st.misses, 8);
@@ -194,7 +194,7 @@ START_TEST(update_in_place_makes_most_recent)
     ck_assert_int_eq(xlat_tlb_probe(t, 1, 0x1000, &got), XLAT_OK);
     ck_assert_uint_eq(got.pfn, 0x777);
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(t, &st);
+    xlat_tlb_stats_get(t, &st, sizeof(st));
     ck_assert_uint_eq(st.updates, 1);
     xlat_tlb_destroy(t);
 }
@@ -211,7 +211,7 @@ START_TEST(probe_changes_nothing)
     ck_assert_int_eq(insert_vpn(t, 3, &v), 1);
     ck_assert_uint_eq(v, 1);
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(t, &st);
+    xlat_tlb_stats_get(t, &st, sizeof(st));
     ck_assert_uint_eq(st.accesses, 0);
     xlat_tlb_destroy(t);
 }
@@ -264,10 +264,10 @@ START_TEST(invalidate_pasid_and_flush)
     ck_assert_uint_eq(xlat_tlb_count(t), 0);
     ck_assert_int_eq(xlat_tlb_lookup(t, 8, 2ull << 12, NULL), XLAT_ERR_NOT_FOUND);
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(t, &st);
+    xlat_tlb_stats_get(t, &st, sizeof(st));
     ck_assert_uint_eq(st.invalidations, 6);
     xlat_tlb_stats_reset(t);
-    xlat_tlb_stats_get(t, &st);
+    xlat_tlb_stats_get(t, &st, sizeof(st));
     ck_assert_uint_eq(st.invalidations, 0);
     xlat_tlb_destroy(t);
 }
@@ -452,9 +452,9 @@ START_TEST(entry_and_null_errors)
     xlat_tlb_stats_reset(NULL);
     xlat_tlb_set_evict_fn(NULL, NULL, NULL);
     xlat_tlb_stats st = {.hits = 5};
-    xlat_tlb_stats_get(NULL, &st);
+    xlat_tlb_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.hits, 0);
-    xlat_tlb_stats_get(t, NULL);
+    xlat_tlb_stats_get(t, NULL, 0);
     xlat_tlb_destroy(NULL);
     xlat_tlb_destroy(t);
 }

@@ -84,7 +84,7 @@ START_TEST(insert_from_evict_callback)
     ck_assert_int_eq(xlat_tlb_probe(t, 1, 3ull << 12, NULL), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_probe(t, 1, 9ull << 12, NULL), XLAT_OK);
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(t, &st);
+    xlat_tlb_stats_get(t, &st, sizeof(st));
     ck_assert_uint_eq(st.inserts, 4);
     ck_assert_uint_eq(st.evictions, 2);
     xlat_tlb_destroy(t);

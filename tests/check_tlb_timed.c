@@ -117,8 +117,8 @@ START_TEST(two_level_exact_cycles)
     ck_assert_str_eq(h.done[2].resolver, "l2");
 
     xlat_tlb_stats s1, s2;
-    xlat_tlb_stats_get(h.l1, &s1);
-    xlat_tlb_stats_get(h.l2, &s2);
+    xlat_tlb_stats_get(h.l1, &s1, sizeof(s1));
+    xlat_tlb_stats_get(h.l2, &s2, sizeof(s2));
     ck_assert_uint_eq(s1.accesses, 3);
     ck_assert_uint_eq(s1.hits, 1);
     ck_assert_uint_eq(s1.misses, 2);
@@ -144,11 +144,11 @@ START_TEST(mshr_merge_answers_in_same_cycle)
         ck_assert_uint_eq(h.done[i].issued, (uint64_t)i);
     }
     xlat_tlb_stats s1;
-    xlat_tlb_stats_get(h.l1, &s1);
+    xlat_tlb_stats_get(h.l1, &s1, sizeof(s1));
     ck_assert_uint_eq(s1.mshr_merges, 2);
     ck_assert_uint_eq(s1.misses, 3);
     xlat_fixed_stats fs;
-    xlat_fixed_stats_get(h.mem, &fs);
+    xlat_fixed_stats_get(h.mem, &fs, sizeof(fs));
     ck_assert_uint_eq(fs.requests, 1);
     ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.l1), 0);
 }
@@ -170,7 +170,7 @@ START_TEST(refusals_take_nothing)
     run_until(500);
     ck_assert_int_eq(h.n, 3);
     xlat_tlb_stats s1;
-    xlat_tlb_stats_get(h.l1, &s1);
+    xlat_tlb_stats_get(h.l1, &s1, sizeof(s1));
     ck_assert_uint_eq(s1.refusals, 2);
     ck_assert_uint_eq(s1.accesses, 3);
     ck_assert_uint_eq(s1.misses, 3);
@@ -195,7 +195,7 @@ START_TEST(downstream_refusal_is_retried)
     ck_assert_uint_eq(h.done[0].completed, 101);
     ck_assert_uint_eq(h.done[1].completed, 201);
     xlat_fixed_stats fs;
-    xlat_fixed_stats_get(h.mem, &fs);
+    xlat_fixed_stats_get(h.mem, &fs, sizeof(fs));
     ck_assert_uint_eq(fs.requests, 2);
     ck_assert_uint_eq(fs.refusals, 1); /* refused once, then woken when room freed */
 }
@@ -218,7 +218,7 @@ START_TEST(permission_fault)
     ck_assert_int_eq(h.done[2].status, XLAT_ERR_PERM);
     ck_assert_uint_eq(h.done[2].completed, 201);
     xlat_tlb_stats s1;
-    xlat_tlb_stats_get(h.l1, &s1);
+    xlat_tlb_stats_get(h.l1, &s1, sizeof(s1));
     ck_assert_uint_eq(s1.faults, 2);
 }
 END_TEST
@@ -509,9 +509,9 @@ START_TEST(hierarchy_allocates_nothing_after_create)
     ck_assert_uint_eq(xlat_pending_events(h.ctx), 0);
     /* The load did reach every bound (else the test proves less). */
     xlat_tlb_stats a, b, l2;
-    xlat_tlb_stats_get(h.l1, &a);
-    xlat_tlb_stats_get(l1b, &b);
-    xlat_tlb_stats_get(h.l2, &l2);
+    xlat_tlb_stats_get(h.l1, &a, sizeof(a));
+    xlat_tlb_stats_get(l1b, &b, sizeof(b));
+    xlat_tlb_stats_get(h.l2, &l2, sizeof(l2));
     ck_assert_uint_gt(a.refusals, 0);
     ck_assert_uint_gt(b.refusals, 0);
     ck_assert_uint_gt(l2.refusals, 0);

@@ -106,7 +106,7 @@ START_TEST(long_latency_memory_is_bounded)
     ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].issued, 1000000);
     ck_assert_uint_eq(h.done[XLAT_TLB_HITS_PER_PORT].completed, 2000000);
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(h.t, &st);
+    xlat_tlb_stats_get(h.t, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
     ck_assert_uint_eq(st.hits, XLAT_TLB_HITS_PER_PORT + 1);
 }
@@ -429,7 +429,7 @@ START_TEST(stale_hit_retries_come_from_the_budget)
         ck_assert_str_eq(h.done[i].resolver, "mem");
     }
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(h.t, &st);
+    xlat_tlb_stats_get(h.t, &st, sizeof(st));
     ck_assert_uint_eq(st.mshr_merges, 1);
     xlat_tlb_destroy(h.t);
     h.t = NULL;
@@ -539,7 +539,7 @@ START_TEST(mshr_targets_bound_the_merges)
     }
     ck_assert_str_eq(h.done[3].resolver, "t"); /* a hit on the filled entry */
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(h.t, &st);
+    xlat_tlb_stats_get(h.t, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
     ck_assert_uint_eq(st.mshr_merges, 1);
     ck_assert_uint_eq(st.misses, 3);
@@ -628,7 +628,7 @@ START_TEST(event_budget_is_an_upper_bound)
     ck_assert_uint_eq(ca.allocs, allocs);
     ck_assert_uint_eq(answered, accepted + resent);
     xlat_tlb_stats st;
-    xlat_tlb_stats_get(h.t, &st);
+    xlat_tlb_stats_get(h.t, &st, sizeof(st));
     ck_assert_uint_gt(st.hits, 1000); /* the load did reach every path */
     ck_assert_uint_gt(st.mshr_merges, 100);
     ck_assert_uint_gt(st.refusals, 1000);

@@ -120,7 +120,7 @@ static uint64_t makespan(void)
 static xlat_walker_tenant_stats tenant_stats(uint32_t t)
 {
     xlat_walker_tenant_stats st;
-    ck_assert_int_eq(xlat_walker_tenant_stats_get(f.pool, t, &st), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_tenant_stats_get(f.pool, t, &st, sizeof(st)), XLAT_OK);
     return st;
 }
 
@@ -168,7 +168,7 @@ START_TEST(d3_dws_and_dwspp)
     check_walks(d3_dws, 13);
     ck_assert_uint_eq(makespan(), 400);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.stolen, 5);
     ck_assert_uint_eq(tenant_stats(0).stolen, 5);
     ck_assert_uint_eq(tenant_stats(1).steals, 5);
@@ -190,7 +190,7 @@ START_TEST(d3_partition)
     check_walks(e, 13);
     ck_assert_uint_eq(makespan(), 600);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.stolen, 0);
     /* A11 and A12 were refused at t0 and at every retry until W0 and W1
      * took A3 and A4 at t100: 2 x 100 refusals. */
@@ -260,7 +260,7 @@ START_TEST(d2_least_loaded)
     xlat_walk_info info;
     size_t n = xlat_walker_buffered(f.pool);
     ck_assert_uint_eq(n, 4);
-    ck_assert_int_eq(xlat_walker_buffered_info(f.pool, n - 1, &info), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_buffered_info(f.pool, n - 1, &info, sizeof(info)), XLAT_OK);
     ck_assert_uint_eq(info.id, 20);
     ck_assert_int_eq(info.queue, 0);
     ck_assert_int_eq(info.walker, -1);
@@ -371,7 +371,7 @@ START_TEST(d5_rows_9_10)
                       "walk %llu", (unsigned long long)e[i].id);
     }
     xlat_walk_info info;
-    ck_assert_int_eq(xlat_walker_service_info(f.pool, 3, &info), XLAT_ERR_NOT_FOUND);
+    ck_assert_int_eq(xlat_walker_service_info(f.pool, 3, &info, sizeof(info)), XLAT_ERR_NOT_FOUND);
     ck_assert_uint_eq(xlat_walker_buffered(f.pool), 0);
     ck_assert_uint_eq(xlat_walker_busy(f.pool), 3);
 }
@@ -589,7 +589,7 @@ START_TEST(full_tenant_refused)
     ck_assert_int_eq(send(7, 0), XLAT_ERR_AGAIN);
     ck_assert_int_eq(send(B1 + 2, 1), XLAT_OK);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
     ck_assert_uint_eq(st.requests, 9);
     ck_assert_uint_eq(tenant_stats(0).queued, 4);

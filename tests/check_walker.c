@@ -47,7 +47,7 @@ static void teardown(void) { wf_destroy(&f); }
 static void expect_buffered(size_t i, uint64_t id, uint32_t pl, uint64_t pa, bool cl)
 {
     xlat_walk_info info;
-    ck_assert_int_eq(xlat_walker_buffered_info(f.pool, i, &info), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_buffered_info(f.pool, i, &info, sizeof(info)), XLAT_OK);
     ck_assert_uint_eq(info.id, id);
     ck_assert_uint_eq(info.level, pl);
     ck_assert_uint_eq(info.node_pfn, pa);
@@ -57,7 +57,7 @@ static void expect_buffered(size_t i, uint64_t id, uint32_t pl, uint64_t pa, boo
 static void expect_service(uint32_t w, uint64_t id, uint32_t level, uint64_t node)
 {
     xlat_walk_info info;
-    ck_assert_int_eq(xlat_walker_service_info(f.pool, w, &info), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_service_info(f.pool, w, &info, sizeof(info)), XLAT_OK);
     ck_assert_uint_eq(info.id, id);
     ck_assert_uint_eq(info.level, level);
     ck_assert_uint_eq(info.node_pfn, node);
@@ -69,9 +69,9 @@ START_TEST(fig8_full_coalescing_step_by_step)
     /* (b) Req0 on PTW0 at L4; Req1 and Req2 could be served by it: CL set,
      * PTW1 stays idle. */
     expect_service(0, 0, 4, 0x100);
-    ck_assert_int_eq(xlat_walker_service_info(f.pool, 1, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_service_info(f.pool, 1, NULL, 0), XLAT_ERR_INVAL);
     xlat_walk_info info;
-    ck_assert_int_eq(xlat_walker_service_info(f.pool, 1, &info), XLAT_ERR_NOT_FOUND);
+    ck_assert_int_eq(xlat_walker_service_info(f.pool, 1, &info, sizeof(info)), XLAT_ERR_NOT_FOUND);
     expect_buffered(0, 1, 0, 0, true);
     expect_buffered(1, 2, 0, 0, true);
     wf_run_until(&f, 1); /* L4 line read: both reach the L3 node */
@@ -98,7 +98,7 @@ START_TEST(fig8_full_coalescing_step_by_step)
     ck_assert_uint_eq(wf_done(&f, 1)->pfn, 0x058);
     ck_assert_uint_eq(wf_done(&f, 2)->pfn, 0x0C3);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.reads, 5);
     ck_assert_uint_eq(st.walks, 2);
     ck_assert_uint_eq(st.coalesced, 1);
@@ -125,7 +125,7 @@ static uint64_t fig8_reads(bool coalesce, uint32_t pwc_entries, uint64_t *t0, ui
     *t1 = wf_done(&f, 1)->completed;
     *t2 = wf_done(&f, 2)->completed;
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     return st.reads;
 }
 
@@ -148,7 +148,7 @@ START_TEST(fig8_fcfs_with_cold_pwc)
     ck_assert_uint_eq(t1, 4);
     ck_assert_uint_eq(t2, 6);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.pwc_lookups, 3);
     ck_assert_uint_eq(st.pwc_hits[3], 1);
     ck_assert_uint_eq(st.reads_level[4], 2);
@@ -183,7 +183,7 @@ START_TEST(fig8_coalescing_fills_pwc)
     ck_assert_uint_eq(t1, 4);
     ck_assert_uint_eq(t2, 4);
     xlat_pwc_stats ps;
-    xlat_pwc_stats_get(f.pwc, &ps);
+    xlat_pwc_stats_get(f.pwc, &ps, sizeof(ps));
     ck_assert_uint_eq(ps.fills, fill ? 4 : 3);
     const uint64_t va3 = va2 + 0x8000; /* node 0x500, another leaf line */
     ck_assert_int_eq(xlat_pagetable_map(f.pt, 1, va3, 0x0C4, 12, XLAT_PERM_R), XLAT_OK);
@@ -193,7 +193,7 @@ START_TEST(fig8_coalescing_fills_pwc)
     ck_assert_uint_eq(wf_done(&f, 3)->pfn, 0x0C4);
     ck_assert_uint_eq(wf_done(&f, 3)->completed, fill ? 31 : 32);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.reads, fill ? 6 : 7);
     ck_assert_uint_eq(st.pwc_hits[2], fill ? 1 : 0);
     ck_assert_uint_eq(st.pwc_hits[3], fill ? 0 : 1);
@@ -234,7 +234,7 @@ START_TEST(five_levels)
     ck_assert_uint_eq(wf_done(&f, 3)->completed, 5);
     ck_assert_uint_eq(wf_done(&f, 3)->pfn, 0x9FF);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.reads, 6);
     ck_assert_uint_eq(st.reads_level[5], 1);
     ck_assert_uint_eq(st.reads_level[1], 2);

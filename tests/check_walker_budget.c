@@ -292,7 +292,7 @@ static void assert_answered(void)
 static void assert_busy(bool faults)
 {
     xlat_walker_stats st;
-    xlat_walker_stats_get(h.pool, &st);
+    xlat_walker_stats_get(h.pool, &st, sizeof(st));
     ck_assert_uint_gt(st.refusals, 0);
     ck_assert_uint_gt(st.coalesced, 0);
     ck_assert_uint_gt(st.faults, 0);
@@ -405,7 +405,7 @@ START_TEST(answers_under_way_hold_their_records)
         ck_assert_uint_eq(f.done[i].pfn, 0x900 + ids[i] - 1);
     }
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
     ck_assert_uint_eq(st.walks, 2);
     ck_assert_uint_eq(st.coalesced, 3);

@@ -179,7 +179,7 @@ START_TEST(resume_ok_at_once_without_table_ends_with_fault)
     ck_assert_uint_eq(answer[0].completed, 0);
     ck_assert_uint_eq(xlat_walker_busy(f.pool), 0);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.faults, 1);
     ck_assert_uint_eq(st.reads, 0);
     ck_assert_int_eq(answers_inside, 0);

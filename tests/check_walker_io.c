@@ -88,7 +88,7 @@ START_TEST(fault_resumed_with_error_and_without_callback)
     ck_assert_int_eq(f.done[1].status, XLAT_ERR_FAULT);
     ck_assert_uint_eq(f.done[1].completed, 41); /* sent at cycle 1 */
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.faults, 1);
 }
 END_TEST
@@ -127,7 +127,7 @@ START_TEST(host_memory_model)
     ck_assert_uint_eq(f.done[0].pfn, 0x777);
     ck_assert_uint_eq(f.done[0].completed, 4);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.mem_retries, 4);
     ck_assert_uint_eq(st.reads, 4);
 }
@@ -147,7 +147,7 @@ START_TEST(full_buffer_refuses)
     ck_assert_int_eq(f.ndone, 3);
     ck_assert_uint_eq(f.done[2].completed, 120);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.refusals, 1);
     ck_assert_uint_eq(st.queue_cycles, 40 + 80);
     ck_assert_uint_eq(st.service_cycles, 120);
@@ -176,7 +176,7 @@ START_TEST(large_pages_coalesce_at_level_two)
         ck_assert_uint_eq(r->completed, 30);
     }
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.reads, 3);
     ck_assert_uint_eq(st.coalesced, 7);
 }
@@ -222,7 +222,7 @@ START_TEST(neighbour_fault_from_the_same_line)
     ck_assert_int_eq(f.done[1].status, XLAT_ERR_FAULT);
     ck_assert_uint_eq(f.done[1].completed, 40);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.reads, 4);
     ck_assert_uint_eq(st.walks, 1);
     ck_assert_uint_eq(st.faults, 1);
@@ -259,7 +259,7 @@ START_TEST(neighbour_fault_with_handler)
     ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_OK), XLAT_OK);
     ck_assert_int_eq(xlat_walker_fault_resume(f.pool, fault_token, XLAT_OK), XLAT_ERR_NOT_FOUND);
     xlat_walk_info info;
-    ck_assert_int_eq(xlat_walker_service_info(f.pool, 0, &info), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_service_info(f.pool, 0, &info, sizeof(info)), XLAT_OK);
     ck_assert_uint_eq(info.id, 2);
     ck_assert_uint_eq(info.level, 1);
     ck_assert_uint_eq(info.node_pfn, 0x1003);
@@ -279,7 +279,7 @@ START_TEST(neighbour_fault_with_handler)
     ck_assert_uint_eq(f.done[3].completed, 140);
     ck_assert_uint_eq(xlat_walker_buffered(f.pool), 0);
     xlat_walker_stats st;
-    xlat_walker_stats_get(f.pool, &st);
+    xlat_walker_stats_get(f.pool, &st, sizeof(st));
     ck_assert_uint_eq(st.reads, 9);
     ck_assert_uint_eq(st.walks, 3);
     ck_assert_uint_eq(st.faults, 2);
@@ -392,10 +392,10 @@ START_TEST(create_errors)
     ck_assert_int_eq(xlat_walker_fault_resume(NULL, 0, 0), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_walker_set_tenant(NULL, 0, 0), XLAT_ERR_INVAL);
     xlat_walker_stats st = {.walks = 3};
-    xlat_walker_stats_get(NULL, &st);
+    xlat_walker_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.walks, 0);
     xlat_walker_tenant_stats ts;
-    ck_assert_int_eq(xlat_walker_tenant_stats_get(NULL, 0, &ts), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_tenant_stats_get(NULL, 0, &ts, sizeof(ts)), XLAT_ERR_INVAL);
     xlat_walker_stats_reset(NULL);
 }
 END_TEST
@@ -413,7 +413,7 @@ START_TEST(tenants_by_pasid)
     xlat_req req = {.id = 1, .vaddr = 0x1000, .pasid = 9};
     ck_assert_int_eq(xlat_walker_translate(f.pool, &req, NULL, NULL), XLAT_ERR_INVAL);
     xlat_walker_tenant_stats ts;
-    ck_assert_int_eq(xlat_walker_tenant_stats_get(f.pool, 4, &ts), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_walker_tenant_stats_get(f.pool, 4, &ts, sizeof(ts)), XLAT_ERR_INVAL);
     for (uint32_t pasid = 0; pasid < 300; pasid++)
         if (pasid != 9)
             xlat_walker_set_tenant(f.pool, pasid, 1);

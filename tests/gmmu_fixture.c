@@ -156,7 +156,7 @@ void gf_expect(uint64_t id, uint64_t completed, int status, const char *resolver
 xlat_gmmu_stats gf_stats(void)
 {
     xlat_gmmu_stats st;
-    xlat_gmmu_stats_get(gf.g, &st);
+    xlat_gmmu_stats_get(gf.g, &st, sizeof(st));
     return st;
 }
 

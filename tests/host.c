@@ -137,7 +137,7 @@ void host_iommu_config(host *h, xlat_iommu_config *cfg)
 {
     cfg->fault_fn = page_requests;
     cfg->fault_user = h;
-    h->pt = cfg->walk.pt;
+    h->pt = cfg->walk->pt;
 }
 
 int host_send(host *h, const xlat_target *t, uint64_t id, uint64_t vaddr, uint32_t pasid)

@@ -55,7 +55,8 @@ xlat_target host_target(host *h);
 void host_memory_config(host *h, xlat_walker_config *cfg);
 /* The host as the walker's memory and fault handler (set on its config). */
 void host_walker_config(host *h, xlat_walker_config *cfg);
-/* The host as the IOMMU's page-request handler (set on its config). */
+/* The host as the IOMMU's page-request handler (set on its config, whose
+ * walk template must be set already). */
 void host_iommu_config(host *h, xlat_iommu_config *cfg);
 /* The completion callback that records into h (user: the host). */
 void host_done(void *user, const xlat_resp *resp);

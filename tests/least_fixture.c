@@ -35,9 +35,12 @@ void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xla
     for (uint64_t vpn = 1; vpn <= 0x13; vpn++)
         ck_assert_int_eq(xlat_pagetable_map(f->pt, 1, vpn << 12, 0x1000 + vpn, 12,
                                             XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
+    xlat_walker_config wc;
+    xlat_iommu_walker_config_init(&wc);
+    wc.pt = f->pt;
     xlat_iommu_config ic;
     xlat_iommu_config_init(&ic);
-    ic.walk.pt = f->pt;
+    ic.walk = &wc;
     ic.tlb_entries = iommu_entries;
     ic.tlb_ways = iommu_entries;
     ic.inclusion = incl;

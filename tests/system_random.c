@@ -201,34 +201,45 @@ static int build(host *h, uint64_t seed, xlat_incl incl, bool multi_app, xlat_sp
                                    XLAT_PERM_R | XLAT_PERM_W) != XLAT_OK)
                 return -1;
         }
+    xlat_tlb_config l1, l2;
+    xlat_system_l1_config_init(&l1);
+    l1.entries = 8;
+    l1.ways = 8;
+    l1.latency = 1;
+    l1.mshrs = 4;
+    l1.ports = 1;
+    xlat_system_l2_config_init(&l2);
+    l2.entries = 32;
+    l2.ways = 4;
+    l2.latency = 10;
+    l2.mshrs = 8;
+    l2.ports = 2;
+    xlat_walker_config wc;
+    xlat_iommu_walker_config_init(&wc);
+    wc.pt = h->pt;
+    wc.walkers = 8;
+    wc.mem_latency = 20;
+    xlat_iommu_config ic;
+    xlat_iommu_config_init(&ic);
+    ic.walk = &wc;
+    ic.buffer_entries = 32;
+    ic.tlb_entries = 64;
+    ic.tlb_ways = 8;
+    ic.tlb_latency = 20;
+    ic.inclusion = incl;
+    ic.multi_app = multi_app;
+    ic.spill_rx = rx;
+    ic.remote_latency = 30;
+    ic.tracker_entries = 64 * h->gpus;
+    ic.tracker_fp_bits = 8;
     xlat_system_config sc;
     xlat_system_config_init(&sc);
     sc.gpus = h->gpus;
     sc.cus = h->cus;
-    sc.l1.entries = 8;
-    sc.l1.ways = 8;
-    sc.l1.latency = 1;
-    sc.l1.mshrs = 4;
-    sc.l1.ports = 1;
-    sc.l2.entries = 32;
-    sc.l2.ways = 4;
-    sc.l2.latency = 10;
-    sc.l2.mshrs = 8;
-    sc.l2.ports = 2;
+    sc.l1 = &l1;
+    sc.l2 = &l2;
     sc.gpu_iommu_latency = 50;
-    sc.iommu.walk.pt = h->pt;
-    sc.iommu.walk.walkers = 8;
-    sc.iommu.walk.mem_latency = 20;
-    sc.iommu.buffer_entries = 32;
-    sc.iommu.tlb_entries = 64;
-    sc.iommu.tlb_ways = 8;
-    sc.iommu.tlb_latency = 20;
-    sc.iommu.inclusion = incl;
-    sc.iommu.multi_app = multi_app;
-    sc.iommu.spill_rx = rx;
-    sc.iommu.remote_latency = 30;
-    sc.iommu.tracker_entries = 64 * h->gpus;
-    sc.iommu.tracker_fp_bits = 8;
+    sc.iommu = &ic;
     return xlat_system_create(h->ctx, &sc, &h->sys) == XLAT_OK ? 0 : -1;
 }
 
@@ -292,7 +303,7 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
     }
     out->cycles = xlat_now(h->ctx);
     xlat_iommu_stats st;
-    xlat_iommu_stats_get(xlat_system_iommu(h->sys), &st);
+    xlat_iommu_stats_get(xlat_system_iommu(h->sys), &st, sizeof(st));
     out->tlb_hits = st.tlb_hits;
     out->walks = st.walks;
     out->walk_answers = st.walk_answers;

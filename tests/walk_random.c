@@ -119,13 +119,13 @@ void walk_random_run(uint64_t seed, uint64_t requests, xlat_walk_sched sched, ui
         out->twice_or_more += w.seen[i] > 1;
     }
     xlat_walker_stats st;
-    xlat_walker_stats_get(w.pool, &st);
+    xlat_walker_stats_get(w.pool, &st, sizeof(st));
     out->reads = st.reads;
     out->walks = st.walks;
     out->coalesced = st.coalesced;
     for (uint32_t t = 0; t < tenants && t < 4; t++) {
         xlat_walker_tenant_stats ts;
-        xlat_walker_tenant_stats_get(w.pool, t, &ts);
+        xlat_walker_tenant_stats_get(w.pool, t, &ts, sizeof(ts));
         out->max_interleave[t] = ts.interleave_max;
     }
     destroy(&w);

@@ -98,8 +98,16 @@ XLAT_API xlat_target xlat_fixed_target(xlat_fixed *fixed);
 /** @brief Requests accepted and not yet answered. */
 XLAT_API size_t xlat_fixed_outstanding(const xlat_fixed *fixed);
 
-/** @brief Copy the counters (zeros for NULL). */
-XLAT_API void xlat_fixed_stats_get(const xlat_fixed *fixed, xlat_fixed_stats *out);
+/**
+ * @brief Copy the counters into `*out`.
+ * @param fixed the unit (NULL: zeros).
+ * @param out receives the counters, an ::xlat_fixed_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_fixed_stats_get(const xlat_fixed *fixed, xlat_fixed_stats *out, size_t out_size);
 
 /** @brief Zero the counters. */
 XLAT_API void xlat_fixed_stats_reset(xlat_fixed *fixed);

@@ -36,7 +36,7 @@ extern "C" {
  * xlat_tlb_set_next(gpu0_l2, &below);       // L2 TLB misses go to the GMMU
  * ...                                        // xlat_advance(ctx, ...)
  * xlat_gmmu_stats st;
- * xlat_gmmu_stats_get(gmmu, &st);
+ * xlat_gmmu_stats_get(gmmu, &st, sizeof st);
  * xlat_gmmu_destroy(gmmu);
  * @endcode
  *
@@ -362,9 +362,13 @@ XLAT_API size_t xlat_gmmu_outstanding(const xlat_gmmu *gmmu);
 /**
  * @brief Copy the counters, with every epoch that ended by now evaluated.
  * @param gmmu the GMMU (NULL: zeros).
- * @param out receives the counters (NULL does nothing).
+ * @param out receives the counters, an ::xlat_gmmu_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
  */
-XLAT_API void xlat_gmmu_stats_get(const xlat_gmmu *gmmu, xlat_gmmu_stats *out);
+XLAT_API void xlat_gmmu_stats_get(const xlat_gmmu *gmmu, xlat_gmmu_stats *out, size_t out_size);
 
 /**
  * @brief Zero the counters (the predictor's counters and route stay).

@@ -33,10 +33,13 @@ extern "C" {
  * xlat_tick() / xlat_advance(), never from inside xlat_iommu_translate().
  *
  * @code
+ * xlat_walker_config wc;
+ * xlat_iommu_walker_config_init(&wc);        // the IOMMU's walkers of Table 2
+ * wc.pt = pt;
  * xlat_iommu_config ic;
  * xlat_iommu_config_init(&ic);               // least-TLB's Table 2 IOMMU
  * ic.gpus = 4;
- * ic.walk.pt = pt;
+ * ic.walk = &wc;                             // copied at create
  * ic.inclusion = XLAT_INCL_LEAST;
  * xlat_iommu *iommu;
  * xlat_iommu_create(ctx, &ic, &iommu);
@@ -102,8 +105,12 @@ typedef struct xlat_iommu_config {
     uint32_t    tlb2_entries;   /**< second-level IOMMU TLB (0: none; mostly-inclusive only) */
     uint32_t    tlb2_ways;      /**< its ways */
     uint32_t    tlb2_latency;   /**< its lookup cycles, after a first-level miss */
-    xlat_walker_config walk;    /**< the walkers the IOMMU creates and owns (walk.pt required);
-                                     its fault_fn is the IOMMU's own */
+    /** Template of the walkers the IOMMU creates and owns (required, with
+     *  walk->pt; NULL is ::XLAT_ERR_INVAL). Copied at create, honouring its
+     *  own struct_size, so it may go away once xlat_iommu_create() returns;
+     *  its fault_fn is the IOMMU's own. xlat_iommu_walker_config_init()
+     *  gives the IOMMU's defaults. */
+    const xlat_walker_config *walk;
     xlat_incl   inclusion;      /**< default ::XLAT_INCL_MOSTLY */
     bool        multi_app;      /**< least-TLB multi-application mode (spilling) */
     uint32_t    tracker_entries; /**< Local TLB tracker: cuckoo entries in all, split per GPU (2048) */
@@ -144,27 +151,35 @@ typedef struct xlat_iommu_stats {
                                    answer (a remote L2) came first (least-TLB Algorithm 1) */
 } xlat_iommu_stats;
 
-/** @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles; 8 walkers at
- *         500 cycles per walk = 125 per read), mostly-inclusive, 4 GPUs, tracker 2048 x 4 bits. */
+/** @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles),
+ *         mostly-inclusive, 4 GPUs, tracker 2048 x 4 bits. `walk` is left NULL: point
+ *         it at a template filled by xlat_iommu_walker_config_init(). NULL does nothing. */
 XLAT_API void xlat_iommu_config_init(xlat_iommu_config *cfg);
+
+/** @brief Defaults of the IOMMU's walkers (xlat_iommu_config::walk): those of
+ *         xlat_walker_config_init() named "iommu.walker", with 125 cycles per read
+ *         (least-TLB's Table 2: 8 walkers, 500 cycles per 4-read walk). `pt` is left
+ *         NULL for the caller to set. NULL does nothing. */
+XLAT_API void xlat_iommu_walker_config_init(xlat_walker_config *cfg);
 
 /**
  * @brief Create an IOMMU (and its walkers, TLBs and tracker).
  * @param ctx the context.
- * @param cfg the configuration (copied).
+ * @param cfg the configuration (copied, with its walkers' template).
  * @param out receives the handle.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL arguments, gpus outside 1..64, no page table,
+ * @retval XLAT_ERR_INVAL NULL arguments, gpus outside 1..64, no walkers' template
+ *         (cfg->walk NULL), no page table,
  *         a second-level TLB with an inclusion policy other than mostly-inclusive,
  *         a bad TLB, walker or tracker geometry (the message says which)
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
  * @retval XLAT_ERR_NOMEM (with a message; nothing is kept)
  *
  * Everything the IOMMU needs while it runs is allocated here: its request
- * records (buffer_entries + walk.walkers + walk.queue_entries), the default
+ * records (buffer_entries + walk->walkers + walk->queue_entries), the default
  * L2 ports' probes (as many), a victim queue of 64 per GPU, the fault batch,
  * and a reservation on the context's event pool of
- * 2 x buffer_entries + walk.walkers + walk.queue_entries + 4 events, plus 64
+ * 2 x buffer_entries + walk->walkers + walk->queue_entries + 4 events, plus 64
  * wake-ups of refused senders. Nothing inside xlat_tick() allocates.
  */
 XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out);
@@ -288,8 +303,8 @@ XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tl
  *         taken. The target's `wait` hook calls back when room frees.
  * @retval XLAT_ERR_INVAL NULL arguments or `req->gpu` out of range
  *
- * Never allocates: the records (buffer_entries + walk.walkers +
- * walk.queue_entries) and the events are reserved by xlat_iommu_create().
+ * Never allocates: the records (buffer_entries + walk->walkers +
+ * walk->queue_entries) and the events are reserved by xlat_iommu_create().
  */
 XLAT_API int xlat_iommu_translate(xlat_iommu *iommu, const xlat_req *req, xlat_done_fn done,
                                   void *user);
@@ -351,8 +366,16 @@ XLAT_API bool xlat_iommu_tracked(const xlat_iommu *iommu, uint32_t gpu, uint32_t
 /** @brief GPU `gpu`'s Eviction Counter (cumulative) or IOMMU occupancy, per the spill rule. */
 XLAT_API uint64_t xlat_iommu_eviction_counter(const xlat_iommu *iommu, uint32_t gpu);
 
-/** @brief Copy the counters (zeros for NULL). */
-XLAT_API void xlat_iommu_stats_get(const xlat_iommu *iommu, xlat_iommu_stats *out);
+/**
+ * @brief Copy the counters into `*out`.
+ * @param iommu the IOMMU (NULL: zeros).
+ * @param out receives the counters, an ::xlat_iommu_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_iommu_stats_get(const xlat_iommu *iommu, xlat_iommu_stats *out, size_t out_size);
 
 /** @} */
 

@@ -90,8 +90,16 @@ XLAT_API int xlat_link_translate(xlat_link *link, const xlat_req *req, xlat_done
 /** @brief The link as an ::xlat_target. */
 XLAT_API xlat_target xlat_link_target(xlat_link *link);
 
-/** @brief Copy the counters (zeros for NULL). */
-XLAT_API void xlat_link_stats_get(const xlat_link *link, xlat_link_stats *out);
+/**
+ * @brief Copy the counters into `*out`.
+ * @param link the link (NULL: zeros).
+ * @param out receives the counters, an ::xlat_link_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_link_stats_get(const xlat_link *link, xlat_link_stats *out, size_t out_size);
 
 /** @} */
 

@@ -249,8 +249,17 @@ XLAT_API uint32_t xlat_pagetable_level_shift(const xlat_pagetable *pt, uint32_t 
 /** @brief Number of levels (0 for NULL). */
 XLAT_API uint32_t xlat_pagetable_levels(const xlat_pagetable *pt);
 
-/** @brief Copy the counters (zeros for NULL). */
-XLAT_API void xlat_pagetable_stats_get(const xlat_pagetable *pt, xlat_pagetable_stats *out);
+/**
+ * @brief Copy the counters into `*out`.
+ * @param pt the page tables (NULL: zeros).
+ * @param out receives the counters, an ::xlat_pagetable_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_pagetable_stats_get(const xlat_pagetable *pt, xlat_pagetable_stats *out,
+                                       size_t out_size);
 
 /** @} */
 

@@ -143,8 +143,16 @@ XLAT_API uint32_t xlat_pwc_latency(const xlat_pwc *pwc);
 XLAT_API int xlat_pwc_geometry(const xlat_pwc *pwc, uint32_t *levels, uint32_t *bits_per_level,
                                uint32_t *page_shift);
 
-/** @brief Copy the counters (zeros for NULL). */
-XLAT_API void xlat_pwc_stats_get(const xlat_pwc *pwc, xlat_pwc_stats *out);
+/**
+ * @brief Copy the counters into `*out`.
+ * @param pwc the page walk cache (NULL: zeros).
+ * @param out receives the counters, an ::xlat_pwc_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_pwc_stats_get(const xlat_pwc *pwc, xlat_pwc_stats *out, size_t out_size);
 
 /** @brief Zero the counters. */
 XLAT_API void xlat_pwc_stats_reset(xlat_pwc *pwc);

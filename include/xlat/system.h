@@ -27,10 +27,16 @@ extern "C" {
  * A miss travels L1 -> L2 -> (ring stop) -> (GMMU) -> link -> IOMMU.
  *
  * @code
+ * xlat_walker_config wc;
+ * xlat_iommu_walker_config_init(&wc);
+ * wc.pt = pt;
+ * xlat_iommu_config ic;
+ * xlat_iommu_config_init(&ic);
+ * ic.walk = &wc;
+ * ic.inclusion = XLAT_INCL_LEAST;
  * xlat_system_config sc;
  * xlat_system_config_init(&sc);              // least-TLB's Table 2 system
- * sc.iommu.walk.pt = pt;
- * sc.iommu.inclusion = XLAT_INCL_LEAST;
+ * sc.iommu = &ic;                            // the templates are copied at create
  * xlat_system *sys;
  * xlat_system_create(ctx, &sc, &sys);
  * xlat_req req = {.id = 1, .vaddr = va, .pasid = 1, .gpu = 2, .cu = 17};
@@ -48,10 +54,16 @@ typedef struct xlat_system_config {
     uint32_t          struct_size;       /**< sizeof(xlat_system_config), set by init. */
     uint32_t          gpus;              /**< GPUs (or chiplets), 1..64 (default 4) */
     uint32_t          cus;               /**< CUs per GPU, 1..1024 (default 64) */
-    xlat_tlb_config   l1;                /**< template of every CU's L1 TLB (name ignored) */
-    xlat_tlb_config   l2;                /**< template of every GPU's L2 TLB (name ignored) */
-    xlat_iommu_config iommu;             /**< the IOMMU (its `gpus` is set from `gpus`;
-                                              iommu.walk.pt is required) */
+    /** Template of every CU's L1 TLB (name ignored); copied at create, honouring
+     *  its own struct_size. NULL: xlat_system_l1_config_init()'s defaults. */
+    const xlat_tlb_config *l1;
+    /** Template of every GPU's L2 TLB (name ignored); copied at create, honouring
+     *  its own struct_size. NULL: xlat_system_l2_config_init()'s defaults. */
+    const xlat_tlb_config *l2;
+    /** Template of the IOMMU (required, with its walk template and walk->pt; NULL is
+     *  ::XLAT_ERR_INVAL); its `gpus` is set from `gpus`. Copied at create with its
+     *  walkers' template, each honouring its own struct_size. */
+    const xlat_iommu_config *iommu;
     uint32_t          gpu_iommu_latency; /**< one-way cycles of each GPU's link to the IOMMU (default 0) */
     bool              probe_ring;        /**< least-TLB §5.5 baseline: an L2 miss first probes the
                                               L2 TLBs of the GPU's two ring neighbours */
@@ -60,9 +72,14 @@ typedef struct xlat_system_config {
                                               Translation in Multi-GPU Systems") between its L2 (or
                                               its probing-ring stop) and its link */
     xlat_pagetable *const *local_pt;     /**< with `gmmu`: `gpus` local page tables, one per GPU */
-    xlat_walker_config gmmu_walk;        /**< template of each GMMU's walkers (pt taken from local_pt) */
-    xlat_gmmu_config  gmmu_cfg;          /**< template of each GMMU (name, gpu and walker set by the
-                                              builder; a dynamic GMMU needs its locality source) */
+    /** With `gmmu`: template of each GMMU's walkers (name and pt set by the builder, pt
+     *  from local_pt); copied at create, honouring its own struct_size. NULL:
+     *  xlat_walker_config_init()'s defaults. */
+    const xlat_walker_config *gmmu_walk;
+    /** With `gmmu`: template of each GMMU (name, gpu and walker set by the builder; a
+     *  dynamic GMMU needs its locality source); copied at create, honouring its own
+     *  struct_size. NULL: xlat_gmmu_config_init()'s defaults. */
+    const xlat_gmmu_config *gmmu_cfg;
 } xlat_system_config;
 
 /** @brief Counters of a system as a whole (each unit has its own). */
@@ -74,22 +91,33 @@ typedef struct xlat_system_stats {
 } xlat_system_stats;
 
 /**
- * @brief Defaults: least-TLB's Table 2: 4 GPUs of 64 CUs, L1 16 entries
- *        fully associative (1 cycle), L2 512 entries 16-way (10 cycles),
- *        the IOMMU defaults of xlat_iommu_config_init(), no link latency.
+ * @brief Defaults: least-TLB's Table 2: 4 GPUs of 64 CUs, the L1 and L2 TLBs
+ *        of xlat_system_l1_config_init() and xlat_system_l2_config_init()
+ *        (every template NULL), no link latency. `iommu` is left NULL: point
+ *        it at a template filled by xlat_iommu_config_init(). NULL does nothing.
  */
 XLAT_API void xlat_system_config_init(xlat_system_config *cfg);
+
+/** @brief The L1 TLB a NULL xlat_system_config::l1 stands for: xlat_tlb_config_init()
+ *         with 16 entries, fully associative, 1 cycle (least-TLB's Table 2). NULL does
+ *         nothing. */
+XLAT_API void xlat_system_l1_config_init(xlat_tlb_config *cfg);
+
+/** @brief The L2 TLB a NULL xlat_system_config::l2 stands for: xlat_tlb_config_init()
+ *         with 512 entries, 16 ways, 10 cycles (least-TLB's Table 2), 16 MSHRs, 4 ports.
+ *         NULL does nothing. */
+XLAT_API void xlat_system_l2_config_init(xlat_tlb_config *cfg);
 
 /**
  * @brief Build the system and wire it.
  * @param ctx the context.
- * @param cfg the configuration (copied).
+ * @param cfg the configuration (copied, with every template it points to).
  * @param out receives the handle.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL arguments, gpus outside 1..64, cus outside
- *         1..1024, or a unit's configuration its create refuses (the
- *         message names it)
- * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
+ * @retval XLAT_ERR_INVAL NULL arguments, no IOMMU template, gpus outside 1..64,
+ *         cus outside 1..1024, or a unit's configuration its create refuses
+ *         (the message names it)
+ * @retval XLAT_ERR_UNSUPPORTED a config or template from a newer libxlat
  * @retval XLAT_ERR_NOMEM
  */
 XLAT_API int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system **out);
@@ -135,8 +163,17 @@ XLAT_API xlat_iommu *xlat_system_iommu(const xlat_system *sys);
 XLAT_API uint32_t xlat_system_gpus(const xlat_system *sys);
 /** @brief Bytes of host memory the TLBs of one GPU hold (its L1s and L2). */
 XLAT_API size_t xlat_system_gpu_memory(const xlat_system *sys, uint32_t gpu);
-/** @brief Copy the system counters (zeros for NULL). */
-XLAT_API void xlat_system_stats_get(const xlat_system *sys, xlat_system_stats *out);
+/**
+ * @brief Copy the system counters into `*out`.
+ * @param sys the system (NULL: zeros).
+ * @param out receives the counters, an ::xlat_system_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_system_stats_get(const xlat_system *sys, xlat_system_stats *out,
+                                    size_t out_size);
 
 /** @} */
 

@@ -325,8 +325,16 @@ XLAT_API xlat_target xlat_tlb_target(xlat_tlb *tlb);
 /** @brief MSHRs in use now (0 before the timed unit exists). */
 XLAT_API uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *tlb);
 
-/** @brief Copy the counters into `*out` (zeros for a NULL tlb). */
-XLAT_API void xlat_tlb_stats_get(const xlat_tlb *tlb, xlat_tlb_stats *out);
+/**
+ * @brief Copy the counters into `*out`.
+ * @param tlb the TLB (NULL: zeros).
+ * @param out receives the counters, an ::xlat_tlb_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_tlb_stats_get(const xlat_tlb *tlb, xlat_tlb_stats *out, size_t out_size);
 
 /** @brief Zero the counters. */
 XLAT_API void xlat_tlb_stats_reset(xlat_tlb *tlb);

@@ -376,29 +376,65 @@ XLAT_API uint32_t xlat_walker_busy(const xlat_walker *pool);
 
 /**
  * @brief The `index`-th buffered request in arrival order (PL, PA, CL).
- * @retval XLAT_OK
+ * @param pool the walker pool.
+ * @param index position in the buffer, 0 the oldest.
+ * @param out receives the request's ::xlat_walk_info.
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing; the return value still answers.
+ * @return a status:
+ * @retval XLAT_OK `*out` filled
  * @retval XLAT_ERR_NOT_FOUND fewer buffered requests
+ * @retval XLAT_ERR_INVAL NULL pool or out
  */
-XLAT_API int xlat_walker_buffered_info(const xlat_walker *pool, size_t index, xlat_walk_info *out);
+XLAT_API int xlat_walker_buffered_info(const xlat_walker *pool, size_t index, xlat_walk_info *out,
+                                       size_t out_size);
 
 /**
  * @brief What walker `walker` is doing (its walk service table entry).
+ * @param pool the walker pool.
+ * @param walker the walker, 0..walkers - 1.
+ * @param out receives the walk's ::xlat_walk_info.
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing; the return value still answers.
+ * @return a status:
  * @retval XLAT_OK busy, `*out` filled
  * @retval XLAT_ERR_NOT_FOUND idle
- * @retval XLAT_ERR_INVAL NULL or no such walker
+ * @retval XLAT_ERR_INVAL NULL pool or out, or no such walker
  */
-XLAT_API int xlat_walker_service_info(const xlat_walker *pool, uint32_t walker, xlat_walk_info *out);
+XLAT_API int xlat_walker_service_info(const xlat_walker *pool, uint32_t walker, xlat_walk_info *out,
+                                      size_t out_size);
 
-/** @brief Copy the pool counters (zeros for NULL). */
-XLAT_API void xlat_walker_stats_get(const xlat_walker *pool, xlat_walker_stats *out);
+/**
+ * @brief Copy the pool counters into `*out`.
+ * @param pool the walker pool (NULL: zeros).
+ * @param out receives the counters, an ::xlat_walker_stats (NULL does nothing).
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing.
+ */
+XLAT_API void xlat_walker_stats_get(const xlat_walker *pool, xlat_walker_stats *out,
+                                    size_t out_size);
 
 /**
  * @brief Copy the counters of `tenant`.
- * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL or tenant out of range
+ * @param pool the walker pool.
+ * @param tenant the tenant, 0..tenants - 1.
+ * @param out receives the tenant's ::xlat_walker_tenant_stats.
+ * @param out_size sizeof(*out) as the caller was built: at most this many
+ *        bytes are written (a host built against an older, shorter struct
+ *        gets the fields it knows); bytes beyond the library's own struct
+ *        are zeroed. 0 writes nothing; the return value still answers.
+ * @return a status:
+ * @retval XLAT_OK `*out` filled
+ * @retval XLAT_ERR_INVAL NULL pool or out, or tenant out of range
  */
 XLAT_API int xlat_walker_tenant_stats_get(const xlat_walker *pool, uint32_t tenant,
-                                          xlat_walker_tenant_stats *out);
+                                          xlat_walker_tenant_stats *out, size_t out_size);
 
 /** @brief Zero the counters (pool and tenants; current queue/service gauges stay). */
 XLAT_API void xlat_walker_stats_reset(xlat_walker *pool);

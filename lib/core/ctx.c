@@ -163,6 +163,18 @@ int xlat__config_copy(xlat_ctx *ctx, void *dst, size_t dst_size, const void *src
     return XLAT_OK;
 }
 
+void xlat__copy_out(void *dst, size_t dst_size, const void *src, size_t src_size)
+{
+    if (!dst || dst_size == 0)
+        return;
+    size_t n = dst_size < src_size ? dst_size : src_size;
+    if (src)
+        memcpy(dst, src, n);
+    else
+        memset(dst, 0, n);
+    memset((char *)dst + n, 0, dst_size - n);
+}
+
 void xlat__rng_seed(xlat_rng *rng, uint64_t seed)
 {
     for (int i = 0; i < 4; i++) {

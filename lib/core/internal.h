@@ -50,6 +50,15 @@ int xlat__fail(xlat_ctx *ctx, int rc, const char *fmt, ...)
 int xlat__config_copy(xlat_ctx *ctx, void *dst, size_t dst_size, const void *src,
                       size_t min_size, const char *what);
 
+/*
+ * Copies the library's struct `src` (src_size bytes; NULL: zeros) out to a
+ * caller's struct of dst_size bytes, the sizeof the caller was built with:
+ * a shorter (older) struct receives its prefix and nothing beyond it; a
+ * longer (newer) one receives zeros past src_size. NULL dst or dst_size 0
+ * writes nothing.
+ */
+void xlat__copy_out(void *dst, size_t dst_size, const void *src, size_t src_size);
+
 /* splitmix64 step: the mixing function behind every hash and stream seed. */
 static inline uint64_t xlat__mix64(uint64_t x)
 {

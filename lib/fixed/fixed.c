@@ -159,14 +159,9 @@ xlat_target xlat_fixed_target(xlat_fixed *f)
 
 size_t xlat_fixed_outstanding(const xlat_fixed *f) { return f ? f->unit.reqs.in_use : 0; }
 
-void xlat_fixed_stats_get(const xlat_fixed *f, xlat_fixed_stats *out)
+void xlat_fixed_stats_get(const xlat_fixed *f, xlat_fixed_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (f)
-        *out = f->stats;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, f ? &f->stats : NULL, sizeof(f->stats));
 }
 
 void xlat_fixed_stats_reset(xlat_fixed *f)

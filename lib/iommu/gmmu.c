@@ -571,17 +571,16 @@ xlat_target xlat_gmmu_target(xlat_gmmu *g)
 
 size_t xlat_gmmu_outstanding(const xlat_gmmu *g) { return g ? g->unanswered : 0; }
 
-void xlat_gmmu_stats_get(const xlat_gmmu *g, xlat_gmmu_stats *out)
+void xlat_gmmu_stats_get(const xlat_gmmu *g, xlat_gmmu_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (!g) {
-        memset(out, 0, sizeof(*out));
+    if (!out || !g) {
+        xlat__copy_out(out, out_size, NULL, sizeof(xlat_gmmu_stats));
         return;
     }
-    *out = g->stats;
+    xlat_gmmu_stats st = g->stats;
     if (g->mode->dynamic)
-        (void)xlat__gmmu_epoch_now(g, out);
+        (void)xlat__gmmu_epoch_now(g, &st);
+    xlat__copy_out(out, out_size, &st, sizeof(st));
 }
 
 void xlat_gmmu_stats_reset(xlat_gmmu *g)

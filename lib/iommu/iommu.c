@@ -27,9 +27,6 @@ void xlat_iommu_config_init(xlat_iommu_config *cfg)
     cfg->tlb_entries = 4096;
     cfg->tlb_ways = 64;
     cfg->tlb_latency = 200;
-    xlat_walker_config_init(&cfg->walk);
-    cfg->walk.name = "iommu.walker";
-    cfg->walk.mem_latency = 125; /* 4 reads: the paper's 500-cycle walk */
     cfg->inclusion = XLAT_INCL_MOSTLY;
     cfg->tracker_entries = 2048;
     cfg->tracker_fp_bits = 4;
@@ -39,6 +36,15 @@ void xlat_iommu_config_init(xlat_iommu_config *cfg)
     cfg->spill_rx = XLAT_SPILL_CUMULATIVE;
     cfg->exclude_owner = true;
     cfg->fault_batch = 1;
+}
+
+void xlat_iommu_walker_config_init(xlat_walker_config *cfg)
+{
+    if (!cfg)
+        return;
+    xlat_walker_config_init(cfg);
+    cfg->name = "iommu.walker";
+    cfg->mem_latency = 125; /* 4 reads: the paper's 500-cycle walk */
 }
 
 static const struct incl_policy *incl_policy(xlat_incl incl, bool multi_app)
@@ -55,6 +61,10 @@ static const struct incl_policy *incl_policy(xlat_incl incl, bool multi_app)
 static int check_config(xlat_ctx *ctx, const xlat_iommu_config *c)
 {
     const char *n = c->name ? c->name : "iommu";
+    if (!c->walk)
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "iommu %s: cfg.walk is NULL (the walkers' template, with walk->pt,"
+                          " is required)", n);
     if (c->gpus == 0 || c->gpus > IOMMU_MAX_GPUS)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: gpus must be 1..%d, not %u", n,
                           IOMMU_MAX_GPUS, c->gpus);
@@ -119,7 +129,7 @@ static void incl_fini(struct xlat_iommu *m)
  * bounds: translate refuses when every record is taken. */
 static size_t record_bound(const xlat_iommu_config *c)
 {
-    return (size_t)c->buffer_entries + c->walk.walkers + c->walk.queue_entries;
+    return (size_t)c->buffer_entries + c->walk->walkers + c->walk->queue_entries;
 }
 
 /*
@@ -170,11 +180,11 @@ static int build(struct xlat_iommu *m)
     int rc = make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
     if (rc == XLAT_OK && m->cfg.tlb2_entries)
         rc = make_tlb(m, &m->tlb2, ".l2", m->cfg.tlb2_entries, m->cfg.tlb2_ways);
-    xlat_walker_config w = m->cfg.walk;
-    w.fault_fn = m->cfg.fault_fn ? xlat__iommu_walk_fault : NULL;
-    w.fault_user = m;
+    m->walk.fault_fn = m->cfg.fault_fn ? xlat__iommu_walk_fault : NULL;
+    m->walk.fault_user = m;
     if (rc == XLAT_OK)
-        rc = xlat_walker_create(m->u.ctx, &w, &m->walker);
+        rc = xlat_walker_create(m->u.ctx, &m->walk, &m->walker);
+    m->walk.name = NULL; /* the walker holds its own copy; the caller's may go */
     if (rc == XLAT_OK)
         rc = incl_init(m);
     if (rc == XLAT_OK)
@@ -212,6 +222,17 @@ static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
     xlat__free(ctx, m, sizeof(*m));
 }
 
+/* The IOMMU's own copy of the walkers' template, taken at create so that
+ * the caller's may go away; an older host's shorter template keeps the
+ * defaults in the fields it does not know. */
+static int copy_walk(xlat_ctx *ctx, xlat_iommu_config *c, xlat_walker_config *w)
+{
+    xlat_iommu_walker_config_init(w);
+    int rc = xlat__config_copy(ctx, w, sizeof(*w), c->walk, sizeof(*w), "xlat_iommu_config.walk");
+    c->walk = w;
+    return rc;
+}
+
 int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out)
 {
     xlat_iommu_config c;
@@ -222,12 +243,17 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
     int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_iommu_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
+    xlat_walker_config w;
+    if (rc == XLAT_OK)
+        rc = copy_walk(ctx, &c, &w);
     if (rc != XLAT_OK)
         return rc;
     struct xlat_iommu *m = xlat__alloc(ctx, sizeof(*m));
     if (!m)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory");
     m->cfg = c;
+    m->walk = w;
+    m->cfg.walk = &m->walk;
     m->incl = incl_policy(c.inclusion, c.multi_app);
     m->woke_at = UINT64_MAX; /* no wake yet, not even at cycle 0 */
     rc = unit_init(m, ctx);
@@ -527,7 +553,7 @@ static void probe_answered(void *ctx, const xlat_tlb_entry *hit)
 
 static bool walker_free_now(const struct xlat_iommu *m)
 {
-    return xlat_walker_busy(m->walker) < m->cfg.walk.walkers && !xlat_walker_buffered(m->walker);
+    return xlat_walker_busy(m->walker) < m->cfg.walk->walkers && !xlat_walker_buffered(m->walker);
 }
 
 /* Hands r's walk to the walkers. The walker may answer inside the call and

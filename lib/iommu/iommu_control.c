@@ -37,8 +37,8 @@ int xlat_iommu_invalidate(xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
         int n = p->invalidate ? p->invalidate(p->invalidate_user, pasid, vaddr, l2_gone, &gc) : 0;
         removed += n > 0 ? n : 0;
     }
-    if (m->cfg.walk.pwc)
-        xlat_pwc_invalidate(m->cfg.walk.pwc, pasid, vaddr);
+    if (m->cfg.walk->pwc)
+        xlat_pwc_invalidate(m->cfg.walk->pwc, pasid, vaddr);
     return removed;
 }
 
@@ -82,14 +82,9 @@ uint64_t xlat_iommu_eviction_counter(const xlat_iommu *m, uint32_t gpu)
     return m->incl->counter ? m->incl->counter(m->incl_state, gpu) : 0;
 }
 
-void xlat_iommu_stats_get(const xlat_iommu *m, xlat_iommu_stats *out)
+void xlat_iommu_stats_get(const xlat_iommu *m, xlat_iommu_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (m)
-        *out = m->st;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, m ? &m->st : NULL, sizeof(m->st));
 }
 
 bool xlat_iommu_tracked(const xlat_iommu *m, uint32_t gpu, uint32_t pasid, uint64_t vaddr)

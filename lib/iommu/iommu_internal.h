@@ -60,7 +60,8 @@ struct tlb_probe {
 
 struct xlat_iommu {
     struct xlat__unit u; /* context, name, id, request records, waiters, events */
-    xlat_iommu_config cfg;
+    xlat_iommu_config cfg;              /* cfg.walk leads to `walk` */
+    xlat_walker_config walk;            /* the IOMMU's own copy of the walkers' template */
     const struct incl_policy *incl;
     void *incl_state;                   /* the policy's, incl->state_size bytes */
     struct incl_services services;      /* what the policy may ask of the IOMMU */

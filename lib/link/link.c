@@ -192,12 +192,7 @@ xlat_target xlat_link_target(xlat_link *l)
     return t;
 }
 
-void xlat_link_stats_get(const xlat_link *l, xlat_link_stats *out)
+void xlat_link_stats_get(const xlat_link *l, xlat_link_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (l)
-        *out = l->st;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, l ? &l->st : NULL, sizeof(l->st));
 }

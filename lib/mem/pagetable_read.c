@@ -187,14 +187,16 @@ uint32_t xlat_pagetable_index(const xlat_pagetable *pt, uint64_t vaddr, uint32_t
 
 uint32_t xlat_pagetable_levels(const xlat_pagetable *pt) { return pt ? pt->cfg.levels : 0; }
 
-void xlat_pagetable_stats_get(const xlat_pagetable *pt, xlat_pagetable_stats *out)
+void xlat_pagetable_stats_get(const xlat_pagetable *pt, xlat_pagetable_stats *out,
+                              size_t out_size)
 {
-    if (!out)
+    if (!out || !pt) {
+        xlat__copy_out(out, out_size, NULL, sizeof(xlat_pagetable_stats));
         return;
-    memset(out, 0, sizeof(*out));
-    if (!pt)
-        return;
-    *out = pt->stats;
+    }
+    xlat_pagetable_stats st = pt->stats;
+    st.bytes = 0;
     for (uint32_t k = 1; k <= XLAT_PT_MAX_LEVELS; k++)
-        out->bytes += out->nodes[k] << PT_NODE_SHIFT;
+        st.bytes += st.nodes[k] << PT_NODE_SHIFT;
+    xlat__copy_out(out, out_size, &st, sizeof(st));
 }

@@ -343,14 +343,9 @@ int xlat_pwc_geometry(const xlat_pwc *p, uint32_t *levels, uint32_t *bits_per_le
     return XLAT_OK;
 }
 
-void xlat_pwc_stats_get(const xlat_pwc *p, xlat_pwc_stats *out)
+void xlat_pwc_stats_get(const xlat_pwc *p, xlat_pwc_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (p)
-        *out = p->stats;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, p ? &p->stats : NULL, sizeof(p->stats));
 }
 
 void xlat_pwc_stats_reset(xlat_pwc *p)

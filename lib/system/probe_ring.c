@@ -113,7 +113,7 @@ int xlat__ring_create(struct xlat_system *s, uint32_t gpu, const xlat_target *be
     snprintf(name, sizeof(name), "gpu%u.ring", gpu);
     struct xlat__unit_spec spec = {
         .kind = "probing ring", .name = name, .req_size = sizeof(struct ring_req),
-        .reqs = s->cfg.l2.mshrs, .fixed = 1, .events = (size_t)s->cfg.l2.mshrs + 1,
+        .reqs = s->tmpl.l2.mshrs, .fixed = 1, .events = (size_t)s->tmpl.l2.mshrs + 1,
     };
     int rc = xlat__unit_init(&stop->unit, s->ctx, &spec);
     if (rc != XLAT_OK) {

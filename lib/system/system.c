@@ -10,23 +10,32 @@ void xlat_system_config_init(xlat_system_config *cfg)
 {
     if (!cfg)
         return;
-    memset(cfg, 0, sizeof(*cfg));
+    memset(cfg, 0, sizeof(*cfg)); /* every template NULL: the builder's defaults */
     cfg->struct_size = sizeof(*cfg);
     cfg->gpus = 4;
     cfg->cus = 64;
-    xlat_tlb_config_init(&cfg->l1); /* least-TLB Table 2 */
-    cfg->l1.entries = 16;
-    cfg->l1.ways = 16;
-    cfg->l1.latency = 1;
-    xlat_tlb_config_init(&cfg->l2);
-    cfg->l2.entries = 512;
-    cfg->l2.ways = 16;
-    cfg->l2.latency = 10;
-    cfg->l2.mshrs = 16;
-    cfg->l2.ports = 4;
-    xlat_iommu_config_init(&cfg->iommu);
-    xlat_walker_config_init(&cfg->gmmu_walk);
-    xlat_gmmu_config_init(&cfg->gmmu_cfg);
+}
+
+void xlat_system_l1_config_init(xlat_tlb_config *cfg)
+{
+    if (!cfg)
+        return;
+    xlat_tlb_config_init(cfg); /* least-TLB Table 2 */
+    cfg->entries = 16;
+    cfg->ways = 16;
+    cfg->latency = 1;
+}
+
+void xlat_system_l2_config_init(xlat_tlb_config *cfg)
+{
+    if (!cfg)
+        return;
+    xlat_tlb_config_init(cfg); /* least-TLB Table 2 */
+    cfg->entries = 512;
+    cfg->ways = 16;
+    cfg->latency = 10;
+    cfg->mshrs = 16;
+    cfg->ports = 4;
 }
 
 static xlat_tlb **l1_slot(const struct xlat_system *s, uint32_t gpu, uint32_t cu)
@@ -63,12 +72,12 @@ static int make_gmmu(struct xlat_system *s, uint32_t g, xlat_target *below)
     char name[32];
     if (!s->cfg.local_pt || !s->cfg.local_pt[g])
         return xlat__fail(s->ctx, XLAT_ERR_INVAL, "system: gmmu needs local_pt[%u]", g);
-    xlat_walker_config w = s->cfg.gmmu_walk;
+    xlat_walker_config w = s->tmpl.gmmu_walk;
     snprintf(name, sizeof(name), "gpu%u.gmmu.walker", g);
     w.name = name;
     w.pt = s->cfg.local_pt[g];
     int rc = xlat_walker_create(s->ctx, &w, &s->gmmu_walker[g]);
-    xlat_gmmu_config c = s->cfg.gmmu_cfg;
+    xlat_gmmu_config c = s->tmpl.gmmu;
     snprintf(name, sizeof(name), "gpu%u.gmmu", g);
     c.name = name;
     c.gpu = g;
@@ -104,7 +113,7 @@ static int build_gpu(struct xlat_system *s, uint32_t g)
     int rc = build_below_l2(s, g, &below);
     snprintf(name, sizeof(name), "gpu%u.l2", g);
     if (rc == XLAT_OK)
-        rc = make_tlb(s, &s->cfg.l2, name, &s->l2[g]);
+        rc = make_tlb(s, &s->tmpl.l2, name, &s->l2[g]);
     if (rc == XLAT_OK)
         rc = xlat_tlb_set_next(s->l2[g], &below);
     if (rc == XLAT_OK)
@@ -112,7 +121,7 @@ static int build_gpu(struct xlat_system *s, uint32_t g)
     xlat_target to_l2 = xlat_tlb_target(s->l2[g]);
     for (uint32_t c = 0; c < s->cfg.cus && rc == XLAT_OK; c++) {
         snprintf(name, sizeof(name), "gpu%u.cu%u.l1", g, c);
-        rc = make_tlb(s, &s->cfg.l1, name, l1_slot(s, g, c));
+        rc = make_tlb(s, &s->tmpl.l1, name, l1_slot(s, g, c));
         if (rc == XLAT_OK)
             rc = xlat_tlb_set_next(*l1_slot(s, g, c), &to_l2);
     }
@@ -143,7 +152,61 @@ static int check_config(xlat_ctx *ctx, const xlat_system_config *c)
     if (c->cus == 0 || c->cus > SYSTEM_MAX_CUS)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "system: cus must be 1..%d, not %u",
                           SYSTEM_MAX_CUS, c->cus);
+    if (!c->iommu)
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "system: cfg.iommu is NULL (the IOMMU's template, with walk->pt,"
+                          " is required)");
     return XLAT_OK;
+}
+
+/* Copies template `src` over the defaults already in `dst`, honouring its
+ * struct_size; a NULL template keeps the defaults. */
+static int take_template(xlat_ctx *ctx, void *dst, size_t dst_size, const void *src,
+                         size_t min_size, const char *what)
+{
+    if (!src)
+        return XLAT_OK;
+    int rc = xlat__config_copy(ctx, dst, dst_size, src, min_size, what);
+    uint32_t full = (uint32_t)dst_size; /* the tail beyond the template holds defaults */
+    memcpy(dst, &full, sizeof(full));
+    return rc;
+}
+
+/* The system's own copy of every template the caller pointed to, so that
+ * they may go away once create returns; cfg's pointers then lead here. */
+static int take_templates(xlat_ctx *ctx, xlat_system_config *c, struct system_templates *t)
+{
+    xlat_system_l1_config_init(&t->l1);
+    xlat_system_l2_config_init(&t->l2);
+    xlat_iommu_config_init(&t->iommu);
+    xlat_iommu_walker_config_init(&t->iommu_walk);
+    xlat_walker_config_init(&t->gmmu_walk);
+    xlat_gmmu_config_init(&t->gmmu);
+    /* As xlat_tlb_create: the first released xlat_tlb_config ended at `index`. */
+    size_t tlb_min = offsetof(xlat_tlb_config, hits_in_flight);
+    int rc = take_template(ctx, &t->l1, sizeof(t->l1), c->l1, tlb_min, "xlat_system_config.l1");
+    if (rc == XLAT_OK)
+        rc = take_template(ctx, &t->l2, sizeof(t->l2), c->l2, tlb_min, "xlat_system_config.l2");
+    if (rc == XLAT_OK)
+        rc = take_template(ctx, &t->iommu, sizeof(t->iommu), c->iommu, sizeof(t->iommu),
+                           "xlat_system_config.iommu");
+    if (rc == XLAT_OK && t->iommu.walk) { /* NULL: the IOMMU's create says so */
+        rc = take_template(ctx, &t->iommu_walk, sizeof(t->iommu_walk), t->iommu.walk,
+                           sizeof(t->iommu_walk), "xlat_system_config.iommu->walk");
+        t->iommu.walk = &t->iommu_walk;
+    }
+    if (rc == XLAT_OK)
+        rc = take_template(ctx, &t->gmmu_walk, sizeof(t->gmmu_walk), c->gmmu_walk,
+                           sizeof(t->gmmu_walk), "xlat_system_config.gmmu_walk");
+    if (rc == XLAT_OK)
+        rc = take_template(ctx, &t->gmmu, sizeof(t->gmmu), c->gmmu_cfg, sizeof(t->gmmu),
+                           "xlat_system_config.gmmu_cfg");
+    c->l1 = &t->l1;
+    c->l2 = &t->l2;
+    c->iommu = &t->iommu;
+    c->gmmu_walk = &t->gmmu_walk;
+    c->gmmu_cfg = &t->gmmu;
+    return rc;
 }
 
 static int build(struct xlat_system *s)
@@ -151,7 +214,7 @@ static int build(struct xlat_system *s)
     s->l1 = xlat__calloc(s->ctx, (size_t)s->cfg.gpus * s->cfg.cus, sizeof(*s->l1));
     if (!s->l1)
         return xlat__fail(s->ctx, XLAT_ERR_NOMEM, "system: out of memory");
-    xlat_iommu_config ic = s->cfg.iommu;
+    xlat_iommu_config ic = s->tmpl.iommu;
     ic.gpus = s->cfg.gpus;
     int rc = xlat_iommu_create(s->ctx, &ic, &s->iommu);
     for (uint32_t g = 0; g < s->cfg.gpus && rc == XLAT_OK; g++)
@@ -176,7 +239,8 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_system_create: out of memory");
     s->ctx = ctx;
     s->cfg = c;
-    if ((rc = build(s)) != XLAT_OK) {
+    rc = take_templates(ctx, &s->cfg, &s->tmpl);
+    if (rc != XLAT_OK || (rc = build(s)) != XLAT_OK) {
         system_free(s);
         return rc;
     }
@@ -258,12 +322,7 @@ size_t xlat_system_gpu_memory(const xlat_system *s, uint32_t gpu)
     return bytes;
 }
 
-void xlat_system_stats_get(const xlat_system *s, xlat_system_stats *out)
+void xlat_system_stats_get(const xlat_system *s, xlat_system_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (s)
-        *out = s->st;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, s ? &s->st : NULL, sizeof(s->st));
 }

@@ -18,9 +18,20 @@ struct ring_stop {
     xlat_target below;      /* where a double miss goes: the GMMU or the link */
 };
 
+/* The system's own copies of the caller's templates, defaults where the
+ * caller gave none (a NULL template), taken at create. */
+struct system_templates {
+    xlat_tlb_config l1, l2;
+    xlat_iommu_config iommu;        /* iommu.walk leads to iommu_walk */
+    xlat_walker_config iommu_walk;
+    xlat_walker_config gmmu_walk;
+    xlat_gmmu_config gmmu;
+};
+
 struct xlat_system {
     xlat_ctx *ctx;
-    xlat_system_config cfg;
+    xlat_system_config cfg;         /* its template pointers lead to tmpl */
+    struct system_templates tmpl;
     xlat_tlb **l1;                  /* gpus x cus */
     xlat_tlb *l2[SYSTEM_MAX_GPUS];
     xlat_link *link[SYSTEM_MAX_GPUS];

@@ -51,14 +51,9 @@ void xlat_tlb_set_evict_fn(xlat_tlb *t, xlat_tlb_evict_fn fn, void *user)
     t->evict_user = user;
 }
 
-void xlat_tlb_stats_get(const xlat_tlb *t, xlat_tlb_stats *out)
+void xlat_tlb_stats_get(const xlat_tlb *t, xlat_tlb_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (t)
-        *out = t->stats;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, t ? &t->stats : NULL, sizeof(t->stats));
 }
 
 void xlat_tlb_stats_reset(xlat_tlb *t)

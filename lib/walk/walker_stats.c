@@ -86,7 +86,8 @@ size_t xlat_walker_buffered(const xlat_walker *p) { return p ? p->buffered : 0; 
 
 uint32_t xlat_walker_busy(const xlat_walker *p) { return p ? p->busy : 0; }
 
-int xlat_walker_buffered_info(const xlat_walker *p, size_t index, xlat_walk_info *out)
+int xlat_walker_buffered_info(const xlat_walker *p, size_t index, xlat_walk_info *out,
+                              size_t out_size)
 {
     if (!p || !out)
         return XLAT_ERR_INVAL;
@@ -95,44 +96,45 @@ int xlat_walker_buffered_info(const xlat_walker *p, size_t index, xlat_walk_info
         r = r->pnext;
     if (!r)
         return XLAT_ERR_NOT_FOUND;
-    xlat__walk_info(p, r, out);
-    out->cl = p->cfg.coalesce && xlat__walk_cl(p, r);
+    xlat_walk_info info;
+    xlat__walk_info(p, r, &info);
+    info.cl = p->cfg.coalesce && xlat__walk_cl(p, r);
+    xlat__copy_out(out, out_size, &info, sizeof(info));
     return XLAT_OK;
 }
 
-int xlat_walker_service_info(const xlat_walker *p, uint32_t w, xlat_walk_info *out)
+int xlat_walker_service_info(const xlat_walker *p, uint32_t w, xlat_walk_info *out,
+                             size_t out_size)
 {
     if (!p || !out || w >= p->cfg.walkers)
         return XLAT_ERR_INVAL;
     const struct walker *u = &p->walker[w];
     if (!u->r)
         return XLAT_ERR_NOT_FOUND;
-    xlat__walk_info(p, u->r, out);
-    out->queue = -1;
-    out->walker = (int32_t)w;
-    out->level = u->level;
-    out->node_pfn = u->node_pfn;
-    out->stolen = u->stolen;
+    xlat_walk_info info;
+    xlat__walk_info(p, u->r, &info);
+    info.queue = -1;
+    info.walker = (int32_t)w;
+    info.level = u->level;
+    info.node_pfn = u->node_pfn;
+    info.stolen = u->stolen;
+    xlat__copy_out(out, out_size, &info, sizeof(info));
     return XLAT_OK;
 }
 
-void xlat_walker_stats_get(const xlat_walker *p, xlat_walker_stats *out)
+void xlat_walker_stats_get(const xlat_walker *p, xlat_walker_stats *out, size_t out_size)
 {
-    if (!out)
-        return;
-    if (p)
-        *out = p->st;
-    else
-        memset(out, 0, sizeof(*out));
+    xlat__copy_out(out, out_size, p ? &p->st : NULL, sizeof(p->st));
 }
 
 int xlat_walker_tenant_stats_get(const xlat_walker *p, uint32_t tenant,
-                                 xlat_walker_tenant_stats *out)
+                                 xlat_walker_tenant_stats *out, size_t out_size)
 {
     if (!p || !out || tenant >= p->cfg.tenants)
         return XLAT_ERR_INVAL;
-    *out = p->tenant[tenant].st;
-    out->queued = p->tenant[tenant].queued;
+    xlat_walker_tenant_stats st = p->tenant[tenant].st;
+    st.queued = p->tenant[tenant].queued;
+    xlat__copy_out(out, out_size, &st, sizeof(st));
     return XLAT_OK;
 }
 

@@ -97,7 +97,7 @@ static void run(xlat_gmmu_mode mode, const char *what)
         xlat_advance(w.ctx, xlat_next_event(w.ctx) - xlat_now(w.ctx));
     double s = bench_seconds() - t0;
     xlat_gmmu_stats st;
-    xlat_gmmu_stats_get(w.gmmu, &st);
+    xlat_gmmu_stats_get(w.gmmu, &st, sizeof(st));
     char note[160];
     snprintf(note, sizeof(note), "walks %llu, IOMMU %llu, mean latency %.0f cycles",
              (unsigned long long)st.gmmu_walks, (unsigned long long)st.iommu_requests,

@@ -78,7 +78,7 @@ static void map_pages(struct env *e, const char *label, uint64_t stride)
         }
     double dt = bench_seconds() - t0;
     xlat_pagetable_stats st;
-    xlat_pagetable_stats_get(e->pt, &st);
+    xlat_pagetable_stats_get(e->pt, &st, sizeof(st));
     uint64_t nodes = st.bytes / 4096;
     char note[128];
     snprintf(note, sizeof(note), "%.2f table bytes/page, %llu nodes, host %.0f MiB",

@@ -32,7 +32,7 @@ static void run(const char *what, const xlat_pwc_config *cfg)
         walk(p, bench_rand(&seed) & ((UINT64_C(1) << PWC_REGION_BITS) - 1));
     double t = bench_seconds() - t0;
     xlat_pwc_stats st;
-    xlat_pwc_stats_get(p, &st);
+    xlat_pwc_stats_get(p, &st, sizeof(st));
     double n = (double)st.lookups;
     snprintf(note, sizeof(note), "hits L2 %.1f%% L3 %.1f%% L4 %.1f%%, miss %.1f%%",
              100.0 * (double)st.hits[2] / n, 100.0 * (double)st.hits[3] / n,

@@ -119,10 +119,10 @@ static void report(const ref *r, const char *name, double seconds, uint64_t chec
     xlat_tlb_stats s1, s2;
     xlat_walker_stats ws;
     xlat_pwc_stats ps;
-    xlat_tlb_stats_get(r->l1, &s1);
-    xlat_tlb_stats_get(r->l2, &s2);
-    xlat_walker_stats_get(r->walkers, &ws);
-    xlat_pwc_stats_get(r->pwc, &ps);
+    xlat_tlb_stats_get(r->l1, &s1, sizeof(s1));
+    xlat_tlb_stats_get(r->l2, &s2, sizeof(s2));
+    xlat_walker_stats_get(r->walkers, &ws, sizeof(ws));
+    xlat_pwc_stats_get(r->pwc, &ps, sizeof(ps));
     printf("reference %-7s %10.0f translations/s  %11llu cycles  L1 %5.1f%%  L2 %5.1f%%  "
            "PWC L5/L4/L3/L2 %llu/%llu/%llu/%llu of %llu  walks %llu  reads %llu  checksum %llu\n",
            name, (double)r->done / seconds, (unsigned long long)xlat_now(r->ctx),

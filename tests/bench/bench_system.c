@@ -46,15 +46,25 @@ static int rig_build(sys_rig *r, uint32_t gpus, xlat_incl incl)
     sc.gpus = gpus;
     sc.cus = 64;
     sc.gpu_iommu_latency = 300;
-    sc.iommu.walk.pt = r->pt;
-    sc.iommu.inclusion = incl;
-    sc.iommu.tracker_entries = 512 * gpus;
     /* Enough L2 MSHRs for every L1 miss: refused forwards are retried each
      * cycle, which costs host time in proportion to the units waiting. */
-    sc.l2.mshrs = sc.cus * sc.l1.mshrs;
-    sc.l2.ports = 64;
-    sc.iommu.buffer_entries = gpus * sc.l2.mshrs;
-    sc.iommu.walk.queue_entries = sc.iommu.buffer_entries;
+    xlat_tlb_config l1, l2;
+    xlat_system_l1_config_init(&l1);
+    xlat_system_l2_config_init(&l2);
+    l2.mshrs = sc.cus * l1.mshrs;
+    l2.ports = 64;
+    sc.l2 = &l2;
+    xlat_walker_config wc;
+    xlat_iommu_walker_config_init(&wc);
+    wc.pt = r->pt;
+    xlat_iommu_config ic;
+    xlat_iommu_config_init(&ic);
+    ic.walk = &wc;
+    ic.inclusion = incl;
+    ic.tracker_entries = 512 * gpus;
+    ic.buffer_entries = gpus * l2.mshrs;
+    wc.queue_entries = ic.buffer_entries;
+    sc.iommu = &ic;
     return xlat_system_create(r->ctx, &sc, &r->sys);
 }
 

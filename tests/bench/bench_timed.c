@@ -76,7 +76,7 @@ static void run(const char *label, uint64_t pages, uint64_t n)
     xlat_advance(r.ctx, 1000);
     double dt = bench_seconds() - t0;
     xlat_tlb_stats s;
-    xlat_tlb_stats_get(r.l1, &s);
+    xlat_tlb_stats_get(r.l1, &s, sizeof(s));
     char note[96];
     snprintf(note, sizeof(note), "L1 hit rate %.1f%%, %llu cycles",
              100.0 * (double)s.hits / (double)s.accesses, (unsigned long long)xlat_now(r.ctx));

@@ -86,7 +86,7 @@ static void walks(uint32_t walkers, bool pwc, bool coalesce)
     xlat_advance(w.ctx, 1000000);
     double dt = bench_seconds() - t0;
     xlat_walker_stats st;
-    xlat_walker_stats_get(w.walkers, &st);
+    xlat_walker_stats_get(w.walkers, &st, sizeof(st));
     char label[96], note[96];
     snprintf(label, sizeof(label), "walks, 4-level, PWC %s, %u walkers%s", pwc ? "on " : "off",
              walkers, coalesce ? ", coalescing" : "");

@@ -165,8 +165,8 @@ static bool conserving(run *w)
     xlat_walk_info info;
     for (uint32_t k = 0; k < c->walkers; k++) {
         xlat_walker_tenant_stats st;
-        xlat_walker_tenant_stats_get(w->pool, owner_of(c, k), &st);
-        if (st.queued && xlat_walker_service_info(w->pool, k, &info) != XLAT_OK)
+        xlat_walker_tenant_stats_get(w->pool, owner_of(c, k), &st, sizeof(st));
+        if (st.queued && xlat_walker_service_info(w->pool, k, &info, sizeof(info)) != XLAT_OK)
             return false;
     }
     return true;
@@ -194,11 +194,11 @@ static void tally(run *w, uint32_t tenants)
         r->twice += w->seen[id] > 1;
     }
     xlat_walker_stats st;
-    xlat_walker_stats_get(w->pool, &st);
+    xlat_walker_stats_get(w->pool, &st, sizeof(st));
     r->stolen = st.stolen;
     for (uint32_t t = 0; t < tenants; t++) {
         xlat_walker_tenant_stats ts;
-        xlat_walker_tenant_stats_get(w->pool, t, &ts);
+        xlat_walker_tenant_stats_get(w->pool, t, &ts, sizeof(ts));
         if (ts.interleave_max > r->interleave_max)
             r->interleave_max = ts.interleave_max;
     }
