@@ -58,7 +58,10 @@ typedef struct xlat_ctx_config {
     const xlat_allocator *allocator;     /**< NULL: malloc/free. Copied at create. */
 } xlat_ctx_config;
 
-/** @brief Fill `cfg` with defaults: seed 0, the malloc allocator. */
+/**
+ * @brief Fill `cfg` with defaults: seed 0, the malloc allocator.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_ctx_config_init(xlat_ctx_config *cfg);
 
 /**
@@ -68,6 +71,8 @@ XLAT_API void xlat_ctx_config_init(xlat_ctx_config *cfg);
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `out` is NULL, `cfg->struct_size` is too small, or
  *         the allocator lacks a hook.
+ * @retval XLAT_ERR_UNSUPPORTED `cfg->struct_size` is larger than this
+ *         library's ::xlat_ctx_config (a configuration from a newer libxlat).
  * @retval XLAT_ERR_NOMEM the allocator failed.
  */
 XLAT_API int xlat_ctx_create(const xlat_ctx_config *cfg, xlat_ctx **out);
@@ -75,20 +80,32 @@ XLAT_API int xlat_ctx_create(const xlat_ctx_config *cfg, xlat_ctx **out);
 /**
  * @brief Destroy a context. Destroy its units first. Pending events are
  *        dropped without being called. NULL does nothing.
+ * @param ctx the context, or NULL.
  */
 XLAT_API void xlat_ctx_destroy(xlat_ctx *ctx);
 
 /**
  * @brief Detail of the last failure reported on this context.
+ * @param ctx the context, or NULL.
  * @return a string owned by the context, valid until the next failing call;
  *         "" if nothing failed yet; "invalid context" for NULL.
  */
 XLAT_API const char *xlat_ctx_errmsg(const xlat_ctx *ctx);
 
-/** @brief The current cycle; starts at 0. 0 for NULL. */
+/**
+ * @brief The current cycle; starts at 0.
+ * @param ctx the context, or NULL.
+ * @return the current cycle; 0 for NULL.
+ */
 XLAT_API uint64_t xlat_now(const xlat_ctx *ctx);
 
-/** @brief Advance one cycle; the same as xlat_advance(ctx, 1). */
+/**
+ * @brief Advance one cycle; the same as xlat_advance(ctx, 1).
+ * @param ctx the context.
+ * @return what xlat_advance(ctx, 1) returns: ::XLAT_OK;
+ *         ::XLAT_ERR_INVAL if `ctx` is NULL or the clock would reach
+ *         ::XLAT_NEVER; ::XLAT_ERR_STATE if called from inside a callback.
+ */
 XLAT_API int xlat_tick(xlat_ctx *ctx);
 
 /**
@@ -98,6 +115,9 @@ XLAT_API int xlat_tick(xlat_ctx *ctx);
  * Events due at the starting cycle that have not fired yet (scheduled with
  * delay 0 outside an advance) fire too, so `xlat_advance(ctx, 0)` runs what is
  * due now.
+ * @param ctx the context.
+ * @param cycles how many cycles to move the clock forward (0: only fire
+ *        what is due at the current cycle).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `ctx` is NULL, or the clock would pass
  *         ::XLAT_NEVER - 1.
@@ -108,6 +128,7 @@ XLAT_API int xlat_advance(xlat_ctx *ctx, uint64_t cycles);
 /**
  * @brief Cycle of the earliest pending event, so that an event-driven host
  *        can skip idle time.
+ * @param ctx the context, or NULL.
  * @return a cycle >= xlat_now(ctx), or ::XLAT_NEVER if nothing is pending
  *         (also for NULL).
  */
@@ -121,6 +142,12 @@ typedef void (*xlat_event_fn)(void *user);
  *
  * May allocate, but only when more events are pending at once than ever
  * before on this context (the pool doubles).
+ * @param ctx the context.
+ * @param delay cycles from now; 0 means the current cycle (the event fires
+ *        before the running advance returns, or in the next advance when
+ *        called outside one).
+ * @param fn the callback; must not be NULL.
+ * @param user passed back to `fn` unchanged.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `ctx` or `fn` is NULL, or the cycle would reach
  *         ::XLAT_NEVER.
@@ -128,10 +155,19 @@ typedef void (*xlat_event_fn)(void *user);
  */
 XLAT_API int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user);
 
-/** @brief Seed the context was created with. 0 for NULL. */
+/**
+ * @brief Seed the context was created with.
+ * @param ctx the context, or NULL.
+ * @return xlat_ctx_config::seed as given at create; 0 for NULL.
+ */
 XLAT_API uint64_t xlat_ctx_seed(const xlat_ctx *ctx);
 
-/** @brief Number of events scheduled and not yet fired. 0 for NULL. */
+/**
+ * @brief Number of events scheduled and not yet fired, the host's and the
+ *        units' own.
+ * @param ctx the context, or NULL.
+ * @return the count; 0 for NULL.
+ */
 XLAT_API size_t xlat_pending_events(const xlat_ctx *ctx);
 
 /** @} */

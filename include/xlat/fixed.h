@@ -67,35 +67,63 @@ typedef struct xlat_fixed_stats {
     uint64_t faults;   /**< answers with a status other than ::XLAT_OK */
 } xlat_fixed_stats;
 
-/** @brief Defaults: latency 100, unbounded, 4 KiB identity map with every permission. */
+/**
+ * @brief Defaults: latency 100, unbounded, 4 KiB identity map with every permission.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_fixed_config_init(xlat_fixed_config *cfg);
 
 /**
  * @brief Create a responder on `ctx`.
+ * @param ctx the context it runs in.
+ * @param cfg its configuration (copied; `name` is copied too).
+ * @param out receives the handle on success; untouched on failure.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL a NULL argument or page_shift outside 12..63.
+ * @retval XLAT_ERR_INVAL a NULL argument, `cfg->struct_size` too small, or
+ *         page_shift outside 12..63.
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat.
  * @retval XLAT_ERR_NOMEM
  */
 XLAT_API int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **out);
 
-/** @brief Destroy a responder; pending answers are dropped. NULL does nothing. */
+/**
+ * @brief Destroy a responder; pending answers are dropped. NULL does nothing.
+ * @param fixed the responder, or NULL.
+ */
 XLAT_API void xlat_fixed_destroy(xlat_fixed *fixed);
 
 /**
  * @brief Accept `req`; `done` is called at xlat_now() + latency.
+ *
+ * A translation the resolver fails is still accepted: it is answered after
+ * `latency` cycles with the resolver's status (or ::XLAT_ERR_INVAL if the
+ * resolver gave a page_shift outside 12..63).
+ * @param fixed the responder.
+ * @param req the request (copied).
+ * @param done called once with the answer.
+ * @param user passed back to `done`.
  * @retval XLAT_OK
  * @retval XLAT_ERR_AGAIN `max_outstanding` requests are in flight
- * @retval XLAT_ERR_INVAL NULL `fixed`, `req` or `done`
+ * @retval XLAT_ERR_INVAL NULL `fixed`, `req` or `done`, or `req->access` is
+ *         not an ::xlat_access
  * @retval XLAT_ERR_NOMEM the request pool could not grow
  */
 XLAT_API int xlat_fixed_translate(xlat_fixed *fixed, const xlat_req *req, xlat_done_fn done,
                                   void *user);
 
-/** @brief The responder as an ::xlat_target. */
+/**
+ * @brief The responder as an ::xlat_target.
+ * @param fixed the responder.
+ * @return a target whose `translate` is xlat_fixed_translate() and whose
+ *         `wait` calls back once a request in flight is answered.
+ */
 XLAT_API xlat_target xlat_fixed_target(xlat_fixed *fixed);
 
-/** @brief Requests accepted and not yet answered. */
+/**
+ * @brief Requests accepted and not yet answered.
+ * @param fixed the responder, or NULL.
+ * @return the count; 0 for NULL.
+ */
 XLAT_API size_t xlat_fixed_outstanding(const xlat_fixed *fixed);
 
 /**
@@ -109,7 +137,10 @@ XLAT_API size_t xlat_fixed_outstanding(const xlat_fixed *fixed);
  */
 XLAT_API void xlat_fixed_stats_get(const xlat_fixed *fixed, xlat_fixed_stats *out, size_t out_size);
 
-/** @brief Zero the counters. */
+/**
+ * @brief Zero the counters.
+ * @param fixed the responder; NULL does nothing.
+ */
 XLAT_API void xlat_fixed_stats_reset(xlat_fixed *fixed);
 
 /** @} */

@@ -151,15 +151,21 @@ typedef struct xlat_iommu_stats {
                                    answer (a remote L2) came first (least-TLB Algorithm 1) */
 } xlat_iommu_stats;
 
-/** @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles),
- *         mostly-inclusive, 4 GPUs, tracker 2048 x 4 bits. `walk` is left NULL: point
- *         it at a template filled by xlat_iommu_walker_config_init(). NULL does nothing. */
+/**
+ * @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles),
+ *        mostly-inclusive, 4 GPUs, tracker 2048 x 4 bits. `walk` is left NULL:
+ *        point it at a template filled by xlat_iommu_walker_config_init().
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_iommu_config_init(xlat_iommu_config *cfg);
 
-/** @brief Defaults of the IOMMU's walkers (xlat_iommu_config::walk): those of
- *         xlat_walker_config_init() named "iommu.walker", with 125 cycles per read
- *         (least-TLB's Table 2: 8 walkers, 500 cycles per 4-read walk). `pt` is left
- *         NULL for the caller to set. NULL does nothing. */
+/**
+ * @brief Defaults of the IOMMU's walkers (xlat_iommu_config::walk): those of
+ *        xlat_walker_config_init() named "iommu.walker", with 125 cycles per read
+ *        (least-TLB's Table 2: 8 walkers, 500 cycles per 4-read walk). `pt` is
+ *        left NULL for the caller to set.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_iommu_walker_config_init(xlat_walker_config *cfg);
 
 /**
@@ -184,7 +190,11 @@ XLAT_API void xlat_iommu_walker_config_init(xlat_walker_config *cfg);
  */
 XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out);
 
-/** @brief Destroy; requests in flight are dropped. Destroy it before the attached L2 TLBs. */
+/**
+ * @brief Destroy; requests in flight are dropped. Destroy it before the attached L2 TLBs.
+ *        NULL does nothing.
+ * @param iommu the IOMMU, or NULL.
+ */
 XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
 
 /**
@@ -196,8 +206,11 @@ XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
  *        any other listener stay the host's, and neither disconnects the
  *        IOMMU. Attaching another TLB for the same GPU stops listening to
  *        the first. May allocate (the listener list).
+ * @param iommu the IOMMU.
+ * @param gpu the GPU, below xlat_iommu_config::gpus.
+ * @param l2 that GPU's L2 TLB (not owned; it must outlive the IOMMU).
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, or gpu out of range
+ * @retval XLAT_ERR_INVAL NULL `iommu` or `l2`, or gpu out of range
  * @retval XLAT_ERR_NOMEM the TLB's listener list could not grow; nothing changed
  */
 XLAT_API int xlat_iommu_attach_l2(xlat_iommu *iommu, uint32_t gpu, xlat_tlb *l2);
@@ -297,11 +310,16 @@ XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tl
 
 /**
  * @brief Accept an ATS request from GPU `req->gpu`.
+ * @param iommu the IOMMU.
+ * @param req the request (copied); `req->gpu` names the sender.
+ * @param done called once with the answer.
+ * @param user passed back to `done`.
  * @retval XLAT_OK
  * @retval XLAT_ERR_AGAIN the buffer is full, or every request record is held
  *         by answered requests whose walk or probe is still out; nothing was
  *         taken. The target's `wait` hook calls back when room frees.
- * @retval XLAT_ERR_INVAL NULL arguments or `req->gpu` out of range
+ * @retval XLAT_ERR_INVAL NULL arguments, `req->gpu` out of range, or
+ *         `req->access` not an ::xlat_access
  *
  * Never allocates: the records (buffer_entries + walk->walkers +
  * walk->queue_entries) and the events are reserved by xlat_iommu_create().
@@ -309,27 +327,42 @@ XLAT_API int xlat_iommu_l2_victim(xlat_iommu *iommu, uint32_t gpu, const xlat_tl
 XLAT_API int xlat_iommu_translate(xlat_iommu *iommu, const xlat_req *req, xlat_done_fn done,
                                   void *user);
 
-/** @brief The IOMMU as an ::xlat_target. */
+/**
+ * @brief The IOMMU as an ::xlat_target.
+ * @param iommu the IOMMU.
+ * @return a target whose `translate` is xlat_iommu_translate() and whose
+ *         `wait` calls the sender back when room frees.
+ */
 XLAT_API xlat_target xlat_iommu_target(xlat_iommu *iommu);
 
 /**
  * @brief Answer a page request: ::XLAT_OK after mapping the page (the walk
  *        resumes), or the status to answer the ATS request with.
+ * @param iommu the IOMMU.
+ * @param token xlat_walk_fault::token of the page request.
+ * @param status ::XLAT_OK to resume the walk, or the status to answer with.
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND no outstanding fault has that token
+ * @retval XLAT_ERR_INVAL NULL `iommu`
  */
 XLAT_API int xlat_iommu_fault_done(xlat_iommu *iommu, uint64_t token, int status);
 
 /**
  * @brief IOMMU TLB shootdown: empties the IOMMU TLB(s) and resets the Local
  *        TLB tracker (least-TLB §4.4).
+ * @param iommu the IOMMU; NULL does nothing.
  */
 XLAT_API void xlat_iommu_flush(xlat_iommu *iommu);
 
 /**
  * @brief Invalidate one page of `pasid` everywhere the IOMMU reaches: its
  *        TLBs, the tracker, every attached L2 TLB and the walkers' PWC.
- * @return entries removed from TLBs, or ::XLAT_ERR_INVAL.
+ * @param iommu the IOMMU.
+ * @param pasid the address space.
+ * @param vaddr an address inside the page.
+ * @return the number of entries removed from the IOMMU's TLBs and the L2
+ *         TLBs (>= 0; PWC entries are not counted), or ::XLAT_ERR_INVAL for
+ *         a NULL `iommu`.
  */
 XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t vaddr);
 
@@ -337,6 +370,9 @@ XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t v
  * @brief Put `e` into the IOMMU TLB as if GPU `source`'s L2 had evicted it
  *        (its Eviction Counter and occupancy count it); for warming up and
  *        for reproducing a paper's starting state.
+ * @param iommu the IOMMU.
+ * @param source the GPU whose victim it counts as, below xlat_iommu_config::gpus.
+ * @param e the translation (copied).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift, or an entry the
  *         IOMMU TLB refuses (a vpn too wide for its page size); nothing is
@@ -348,22 +384,50 @@ XLAT_API int xlat_iommu_preload(xlat_iommu *iommu, uint32_t source, const xlat_t
 /**
  * @brief Put `e` into GPU `gpu`'s attached L2 TLB as if a walk had filled it
  *        (the tracker records it in single-application least-TLB).
+ * @param iommu the IOMMU.
+ * @param gpu the GPU, below xlat_iommu_config::gpus.
+ * @param e the translation (copied).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL, a bad GPU, no L2 attached, or an entry the TLB refuses
+ * @return otherwise the negative code of the port's `insert` (for the default
+ *         port over a TLB, xlat_tlb_insert()'s: ::XLAT_ERR_NOMEM when an
+ *         unbounded TLB cannot grow); nothing is tracked then.
  */
 XLAT_API int xlat_iommu_preload_l2(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *e);
 
-/** @brief The IOMMU TLB (first level), for statistics and inspection. */
+/**
+ * @brief The IOMMU TLB (first level), for statistics and inspection.
+ * @param iommu the IOMMU, or NULL.
+ * @return the TLB, owned by the IOMMU; NULL for NULL.
+ */
 XLAT_API xlat_tlb *xlat_iommu_tlb(const xlat_iommu *iommu);
 
-/** @brief The IOMMU's walkers. */
+/**
+ * @brief The IOMMU's walkers.
+ * @param iommu the IOMMU, or NULL.
+ * @return the walker pool, owned by the IOMMU; NULL for NULL.
+ */
 XLAT_API xlat_walker *xlat_iommu_walker(const xlat_iommu *iommu);
 
-/** @brief Whether GPU `gpu`'s tracker partition reports (pasid, vaddr) as present. */
+/**
+ * @brief Whether GPU `gpu`'s tracker partition reports (pasid, vaddr) as present.
+ * @param iommu the IOMMU, or NULL.
+ * @param gpu the GPU.
+ * @param pasid the address space.
+ * @param vaddr the virtual address.
+ * @return the tracker's answer (it may have false positives); false for
+ *         NULL, a GPU out of range, or an inclusion policy without a tracker.
+ */
 XLAT_API bool xlat_iommu_tracked(const xlat_iommu *iommu, uint32_t gpu, uint32_t pasid,
                                  uint64_t vaddr);
 
-/** @brief GPU `gpu`'s Eviction Counter (cumulative) or IOMMU occupancy, per the spill rule. */
+/**
+ * @brief GPU `gpu`'s Eviction Counter (cumulative) or IOMMU occupancy, per the spill rule.
+ * @param iommu the IOMMU, or NULL.
+ * @param gpu the GPU.
+ * @return the counter; 0 for NULL, a GPU out of range, or an inclusion
+ *         policy that keeps no counter.
+ */
 XLAT_API uint64_t xlat_iommu_eviction_counter(const xlat_iommu *iommu, uint32_t gpu);
 
 /**

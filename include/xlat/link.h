@@ -52,7 +52,10 @@ typedef struct xlat_link_stats {
     uint64_t in_flight;   /**< requests accepted and not yet answered */
 } xlat_link_stats;
 
-/** @brief Defaults: latency 0 both ways. */
+/**
+ * @brief Defaults: latency 0 both ways.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_link_config_init(xlat_link_config *cfg);
 
 /**
@@ -61,17 +64,22 @@ XLAT_API void xlat_link_config_init(xlat_link_config *cfg);
  * @param cfg the configuration (copied).
  * @param out receives the handle.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL arguments
+ * @retval XLAT_ERR_INVAL NULL arguments, or `cfg->struct_size` too small
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
  * @retval XLAT_ERR_NOMEM
  */
 XLAT_API int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out);
 
-/** @brief Destroy; requests in flight are dropped. NULL does nothing. */
+/**
+ * @brief Destroy; requests in flight are dropped. NULL does nothing.
+ * @param link the link, or NULL.
+ */
 XLAT_API void xlat_link_destroy(xlat_link *link);
 
 /**
  * @brief Set the far target (copied).
+ * @param link the link.
+ * @param next the far target; its `translate` must not be NULL.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL link, or a target without a translate function
  */
@@ -79,15 +87,30 @@ XLAT_API int xlat_link_set_next(xlat_link *link, const xlat_target *next);
 
 /**
  * @brief Accept a request; it reaches the far target `latency` cycles later.
+ *
+ * The link never refuses for room. While the far target refuses with
+ * ::XLAT_ERR_AGAIN the request waits in the link, in order; if the far
+ * target refuses it with any other code, the request is answered with that
+ * code as its status, `latency_back` cycles later.
+ * @param link the link.
+ * @param req the request (copied).
+ * @param done called once with the answer.
+ * @param user passed back to `done`.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL arguments
+ * @retval XLAT_ERR_INVAL NULL arguments, or `req->access` is not an
+ *         ::xlat_access
  * @retval XLAT_ERR_STATE no far target set
  * @retval XLAT_ERR_NOMEM the request pool could not grow
  */
 XLAT_API int xlat_link_translate(xlat_link *link, const xlat_req *req, xlat_done_fn done,
                                  void *user);
 
-/** @brief The link as an ::xlat_target. */
+/**
+ * @brief The link as an ::xlat_target.
+ * @param link the link.
+ * @return a target whose `translate` is xlat_link_translate(); its `wait`
+ *         is NULL, since a link never refuses for room.
+ */
 XLAT_API xlat_target xlat_link_target(xlat_link *link);
 
 /**

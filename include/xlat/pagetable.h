@@ -63,20 +63,51 @@ extern "C" {
 #define XLAT_PTE_PFN_MASK UINT64_C(0x000FFFFFFFFFF000) /**< bits 12..51: frame address. */
 /** @} */
 
-/** @brief The frame number held in `pte` (bits 12..51, shifted down). */
+/**
+ * @brief The frame number held in `pte` (bits 12..51, shifted down).
+ * @param pte a page-table entry.
+ * @return the 40-bit frame number.
+ */
 XLAT_API uint64_t xlat_pte_pfn(uint64_t pte);
-/** @brief `pte` with its frame number replaced by `pfn` (which must fit 40 bits). */
+/**
+ * @brief `pte` with its frame number replaced by `pfn` (which must fit 40 bits).
+ * @param pte a page-table entry.
+ * @param pfn the new frame number; bits above the 40 that fit are dropped.
+ * @return the new entry; every other bit of `pte` is kept.
+ */
 XLAT_API uint64_t xlat_pte_set_pfn(uint64_t pte, uint64_t pfn);
-/** @brief XLAT_PERM_* allowed by a leaf entry (R when present, W, U, X unless NX);
- *         0 when the entry is not present. */
+/**
+ * @brief Permissions allowed by a leaf entry.
+ * @param pte a page-table entry.
+ * @return XLAT_PERM_* bits (R when present, W, U, X unless NX); 0 when the
+ *         entry is not present.
+ */
 XLAT_API uint8_t xlat_pte_perm(uint64_t pte);
-/** @brief The three software-available bits 9..11, as a value 0..7. */
+/**
+ * @brief The three software-available bits 9..11.
+ * @param pte a page-table entry.
+ * @return their value, 0..7.
+ */
 XLAT_API uint32_t xlat_pte_avail_low(uint64_t pte);
-/** @brief `pte` with bits 9..11 set to `value` (only its low 3 bits are used). */
+/**
+ * @brief `pte` with bits 9..11 set to `value`.
+ * @param pte a page-table entry.
+ * @param value the new bits (only its low 3 bits are used).
+ * @return the new entry; every other bit of `pte` is kept.
+ */
 XLAT_API uint64_t xlat_pte_set_avail_low(uint64_t pte, uint32_t value);
-/** @brief The eleven software-available bits 52..62, as a value 0..2047. */
+/**
+ * @brief The eleven software-available bits 52..62.
+ * @param pte a page-table entry.
+ * @return their value, 0..2047.
+ */
 XLAT_API uint32_t xlat_pte_avail_high(uint64_t pte);
-/** @brief `pte` with bits 52..62 set to `value` (only its low 11 bits are used). */
+/**
+ * @brief `pte` with bits 52..62 set to `value`.
+ * @param pte a page-table entry.
+ * @param value the new bits (only its low 11 bits are used).
+ * @return the new entry; every other bit of `pte` is kept.
+ */
 XLAT_API uint64_t xlat_pte_set_avail_high(uint64_t pte, uint32_t value);
 
 /** @brief Configuration; fill with xlat_pagetable_config_init(). */
@@ -117,7 +148,10 @@ typedef struct xlat_pagetable_stats {
     uint64_t mapped[XLAT_PT_MAX_LEVELS + 1];      /**< leaf mappings per level */
 } xlat_pagetable_stats;
 
-/** @brief Defaults: x86-64 4-level, 9 bits per level, 4 KiB pages, region 0. */
+/**
+ * @brief Defaults: x86-64 4-level, 9 bits per level, 4 KiB pages, region 0.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_pagetable_config_init(xlat_pagetable_config *cfg);
 
 /**
@@ -135,7 +169,10 @@ XLAT_API void xlat_pagetable_config_init(xlat_pagetable_config *cfg);
 XLAT_API int xlat_pagetable_create(xlat_ctx *ctx, const xlat_pagetable_config *cfg,
                                    xlat_pagetable **out);
 
-/** @brief Destroy, returning every node frame to the physical memory. NULL does nothing. */
+/**
+ * @brief Destroy, returning every node frame to the physical memory. NULL does nothing.
+ * @param pt the page tables, or NULL.
+ */
 XLAT_API void xlat_pagetable_destroy(xlat_pagetable *pt);
 
 /**
@@ -164,6 +201,9 @@ XLAT_API int xlat_pagetable_map(xlat_pagetable *pt, uint32_t pasid, uint64_t vad
 /**
  * @brief Remove the mapping of the page that starts at `vaddr` (any size):
  *        its entry becomes 0. Nodes stay allocated.
+ * @param pt the page tables.
+ * @param pasid the address space.
+ * @param vaddr start of the mapped page.
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND nothing is mapped there
  * @retval XLAT_ERR_INVAL `vaddr` is inside a mapped page but not its start;
@@ -174,6 +214,10 @@ XLAT_API int xlat_pagetable_unmap(xlat_pagetable *pt, uint32_t pasid, uint64_t v
 /**
  * @brief Change the permissions of the page that contains `vaddr` (its R/W,
  *        U/S and NX bits; every other bit stays).
+ * @param pt the page tables.
+ * @param pasid the address space.
+ * @param vaddr any address inside the page.
+ * @param perm the new XLAT_PERM_* bits.
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND nothing is mapped there
  * @retval XLAT_ERR_INVAL NULL `pt`, unknown `perm` bits
@@ -210,13 +254,20 @@ XLAT_API int xlat_pagetable_walk(const xlat_pagetable *pt, uint32_t pasid, uint6
 
 /**
  * @brief Frame of the root node of `pasid`.
+ * @param pt the page tables.
+ * @param pasid the address space.
+ * @param root_pfn receives the root's frame number on success.
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND the address space has no mapping yet
+ * @retval XLAT_ERR_INVAL NULL `pt` or `root_pfn`
  */
 XLAT_API int xlat_pagetable_root(const xlat_pagetable *pt, uint32_t pasid, uint64_t *root_pfn);
 
 /**
  * @brief Read the 8-byte entry at physical address `paddr` (one step of a walk).
+ * @param pt the page tables.
+ * @param paddr physical address of the entry, a multiple of 8.
+ * @param value receives the entry on success.
  * @retval XLAT_OK and `*value`
  * @retval XLAT_ERR_NOT_FOUND `paddr` is not inside a page-table node (nor
  *         inside the used part of a narrow node's frame)
@@ -231,6 +282,9 @@ XLAT_API int xlat_pagetable_read(const xlat_pagetable *pt, uint64_t paddr, uint6
  *        pointing to the same node (present, same frame, no PS at levels
  *        2..3), and cannot turn any other entry into a node pointer. Leaves
  *        written this way count as mappings.
+ * @param pt the page tables.
+ * @param paddr physical address of the entry, a multiple of 8.
+ * @param value the new entry.
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND not inside a node
  * @retval XLAT_ERR_PERM the write would change or create a node pointer
@@ -238,15 +292,30 @@ XLAT_API int xlat_pagetable_read(const xlat_pagetable *pt, uint64_t paddr, uint6
  */
 XLAT_API int xlat_pagetable_write(xlat_pagetable *pt, uint64_t paddr, uint64_t value);
 
-/** @brief Index of `vaddr` at `level` (0 .. 2^bits_per_level - 1); 0 for a
- *         level outside 1..levels or NULL. */
+/**
+ * @brief Index of `vaddr` in the node of `level`.
+ * @param pt the page tables, or NULL.
+ * @param vaddr a virtual address (bytes).
+ * @param level a level, 1..levels (1 holds the 4 KiB leaves).
+ * @return the index, 0 .. 2^bits_per_level - 1; 0 for a level outside
+ *         1..levels or NULL.
+ */
 XLAT_API uint32_t xlat_pagetable_index(const xlat_pagetable *pt, uint64_t vaddr, uint32_t level);
 
-/** @brief log2 of the bytes one entry of `level` maps (12 for level 1 by
- *         default); 0 for a level outside 1..levels or NULL. */
+/**
+ * @brief Size of what one entry of `level` maps.
+ * @param pt the page tables, or NULL.
+ * @param level a level, 1..levels.
+ * @return log2 of the bytes (12 for level 1 by default); 0 for a level
+ *         outside 1..levels or NULL.
+ */
 XLAT_API uint32_t xlat_pagetable_level_shift(const xlat_pagetable *pt, uint32_t level);
 
-/** @brief Number of levels (0 for NULL). */
+/**
+ * @brief Number of levels.
+ * @param pt the page tables, or NULL.
+ * @return xlat_pagetable_config::levels; 0 for NULL.
+ */
 XLAT_API uint32_t xlat_pagetable_levels(const xlat_pagetable *pt);
 
 /**

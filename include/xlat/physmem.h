@@ -59,7 +59,10 @@ typedef struct xlat_physmem_config {
     uint64_t chunk_pages;               /**< for ::XLAT_PLACE_CHUNKED (default 512) */
 } xlat_physmem_config;
 
-/** @brief Defaults: one region of 2^20 frames (4 GiB) at frame 0x100, local placement. */
+/**
+ * @brief Defaults: one region of 2^20 frames (4 GiB) at frame 0x100, local placement.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_physmem_config_init(xlat_physmem_config *cfg);
 
 /**
@@ -77,7 +80,10 @@ XLAT_API void xlat_physmem_config_init(xlat_physmem_config *cfg);
  */
 XLAT_API int xlat_physmem_create(xlat_ctx *ctx, const xlat_physmem_config *cfg, xlat_physmem **out);
 
-/** @brief Destroy; NULL does nothing. Destroy the page tables using it first. */
+/**
+ * @brief Destroy; NULL does nothing. Destroy the page tables using it first.
+ * @param mem the memory, or NULL.
+ */
 XLAT_API void xlat_physmem_destroy(xlat_physmem *mem);
 
 /**
@@ -103,6 +109,9 @@ XLAT_API int xlat_physmem_alloc(xlat_physmem *mem, uint32_t region, uint64_t fra
 /**
  * @brief Take the explicit frames [pfn, pfn + frames) ("this frame"). The
  *        range may run on from one region into an adjacent one.
+ * @param mem the memory.
+ * @param pfn the first frame number.
+ * @param frames how many frames (>= 1).
  * @retval XLAT_OK
  * @retval XLAT_ERR_EXIST some of them are taken already
  * @retval XLAT_ERR_NOT_FOUND some of them lie outside every region (checked first)
@@ -112,6 +121,9 @@ XLAT_API int xlat_physmem_take(xlat_physmem *mem, uint64_t pfn, uint64_t frames)
 
 /**
  * @brief Return frames [pfn, pfn + frames) to their region.
+ * @param mem the memory.
+ * @param pfn the first frame number.
+ * @param frames how many frames (>= 1).
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND some of them are not allocated or lie outside
  *         every region (nothing is freed)
@@ -137,19 +149,35 @@ XLAT_API int xlat_physmem_place(xlat_physmem *mem, uint64_t vpn, uint32_t reques
 
 /**
  * @brief The region that holds frame `pfn`.
+ * @param mem the memory.
+ * @param pfn a frame number.
+ * @param region receives the region index on success.
  * @retval XLAT_OK and `*region`
  * @retval XLAT_ERR_NOT_FOUND outside every region
  * @retval XLAT_ERR_INVAL NULL `mem` or `region`
  */
 XLAT_API int xlat_physmem_region_of(const xlat_physmem *mem, uint64_t pfn, uint32_t *region);
 
-/** @brief Free frames left in `region` (0 for a bad region or NULL). */
+/**
+ * @brief Free frames left in a region.
+ * @param mem the memory, or NULL.
+ * @param region region index.
+ * @return the number of free frames; 0 for a bad region or NULL.
+ */
 XLAT_API uint64_t xlat_physmem_free_frames(const xlat_physmem *mem, uint32_t region);
 
-/** @brief Number of regions (0 for NULL). */
+/**
+ * @brief Number of regions.
+ * @param mem the memory, or NULL.
+ * @return the count; 0 for NULL.
+ */
 XLAT_API uint32_t xlat_physmem_regions(const xlat_physmem *mem);
 
-/** @brief Bytes of host memory the allocator holds (bitmaps and structure). */
+/**
+ * @brief Bytes of host memory the allocator holds (bitmaps and structure).
+ * @param mem the memory, or NULL.
+ * @return the size in bytes; 0 for NULL.
+ */
 XLAT_API size_t xlat_physmem_memory(const xlat_physmem *mem);
 
 /** @} */

@@ -76,7 +76,10 @@ typedef struct xlat_pwc_stats {
     uint64_t evictions;   /**< entries evicted */
 } xlat_pwc_stats;
 
-/** @brief Defaults: x86-64 4-level geometry, per level, 16 entries fully associative each, LRU, latency 1. */
+/**
+ * @brief Defaults: x86-64 4-level geometry, per level, 16 entries fully associative each, LRU, latency 1.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_pwc_config_init(xlat_pwc_config *cfg);
 
 /**
@@ -92,7 +95,10 @@ XLAT_API void xlat_pwc_config_init(xlat_pwc_config *cfg);
  */
 XLAT_API int xlat_pwc_create(xlat_ctx *ctx, const xlat_pwc_config *cfg, xlat_pwc **out);
 
-/** @brief Destroy; NULL does nothing. */
+/**
+ * @brief Destroy; NULL does nothing.
+ * @param pwc the cache, or NULL.
+ */
 XLAT_API void xlat_pwc_destroy(xlat_pwc *pwc);
 
 /**
@@ -107,27 +113,61 @@ XLAT_API void xlat_pwc_destroy(xlat_pwc *pwc);
  */
 XLAT_API int xlat_pwc_lookup(xlat_pwc *pwc, uint32_t pasid, uint64_t vaddr, xlat_pwc_hit *out);
 
-/** @brief Like xlat_pwc_lookup() without changing state or statistics. */
+/**
+ * @brief Like xlat_pwc_lookup() without changing state or statistics.
+ * @param pwc the cache.
+ * @param pasid the address space.
+ * @param vaddr the virtual address being walked.
+ * @param out receives the hit (may be NULL).
+ * @retval XLAT_OK a hit
+ * @retval XLAT_ERR_NOT_FOUND no level hit
+ * @retval XLAT_ERR_INVAL NULL `pwc`
+ */
 XLAT_API int xlat_pwc_probe(const xlat_pwc *pwc, uint32_t pasid, uint64_t vaddr, xlat_pwc_hit *out);
 
 /**
  * @brief Record that the level-`level` entry for `vaddr` points to node `node_pfn`.
+ * @param pwc the cache.
+ * @param pasid the address space.
+ * @param vaddr a virtual address the entry covers.
+ * @param level level of the page-table entry, 2..levels.
+ * @param node_pfn frame of the node (at level - 1) the entry points to.
  * @retval XLAT_OK (also when the level is disabled: nothing is kept)
  * @retval XLAT_ERR_INVAL NULL, or `level` outside 2..levels
  */
 XLAT_API int xlat_pwc_fill(xlat_pwc *pwc, uint32_t pasid, uint64_t vaddr, uint32_t level,
                            uint64_t node_pfn);
 
-/** @brief Remove every level's entry covering `vaddr` of `pasid`. @return entries removed, or ::XLAT_ERR_INVAL. */
+/**
+ * @brief Remove every level's entry covering `vaddr` of `pasid`.
+ * @param pwc the cache.
+ * @param pasid the address space.
+ * @param vaddr the virtual address.
+ * @return the number of entries removed (>= 0), or ::XLAT_ERR_INVAL for a
+ *         NULL `pwc`.
+ */
 XLAT_API int xlat_pwc_invalidate(xlat_pwc *pwc, uint32_t pasid, uint64_t vaddr);
 
-/** @brief Remove every entry of `pasid`. @return entries removed, or ::XLAT_ERR_INVAL. */
+/**
+ * @brief Remove every entry of `pasid`.
+ * @param pwc the cache.
+ * @param pasid the address space.
+ * @return the number of entries removed (>= 0), or ::XLAT_ERR_INVAL for a
+ *         NULL `pwc`.
+ */
 XLAT_API int xlat_pwc_invalidate_pasid(xlat_pwc *pwc, uint32_t pasid);
 
-/** @brief Remove everything. */
+/**
+ * @brief Remove everything.
+ * @param pwc the cache; NULL does nothing.
+ */
 XLAT_API void xlat_pwc_flush(xlat_pwc *pwc);
 
-/** @brief The configured lookup latency in cycles (0 for NULL). */
+/**
+ * @brief The configured lookup latency.
+ * @param pwc the cache, or NULL.
+ * @return xlat_pwc_config::latency in cycles; 0 for NULL.
+ */
 XLAT_API uint32_t xlat_pwc_latency(const xlat_pwc *pwc);
 
 /**
@@ -154,7 +194,10 @@ XLAT_API int xlat_pwc_geometry(const xlat_pwc *pwc, uint32_t *levels, uint32_t *
  */
 XLAT_API void xlat_pwc_stats_get(const xlat_pwc *pwc, xlat_pwc_stats *out, size_t out_size);
 
-/** @brief Zero the counters. */
+/**
+ * @brief Zero the counters.
+ * @param pwc the cache; NULL does nothing.
+ */
 XLAT_API void xlat_pwc_stats_reset(xlat_pwc *pwc);
 
 /** @} */

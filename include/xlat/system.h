@@ -94,18 +94,23 @@ typedef struct xlat_system_stats {
  * @brief Defaults: least-TLB's Table 2: 4 GPUs of 64 CUs, the L1 and L2 TLBs
  *        of xlat_system_l1_config_init() and xlat_system_l2_config_init()
  *        (every template NULL), no link latency. `iommu` is left NULL: point
- *        it at a template filled by xlat_iommu_config_init(). NULL does nothing.
+ *        it at a template filled by xlat_iommu_config_init().
+ * @param cfg the configuration to fill; NULL does nothing.
  */
 XLAT_API void xlat_system_config_init(xlat_system_config *cfg);
 
-/** @brief The L1 TLB a NULL xlat_system_config::l1 stands for: xlat_tlb_config_init()
- *         with 16 entries, fully associative, 1 cycle (least-TLB's Table 2). NULL does
- *         nothing. */
+/**
+ * @brief The L1 TLB a NULL xlat_system_config::l1 stands for: xlat_tlb_config_init()
+ *        with 16 entries, fully associative, 1 cycle (least-TLB's Table 2).
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_system_l1_config_init(xlat_tlb_config *cfg);
 
-/** @brief The L2 TLB a NULL xlat_system_config::l2 stands for: xlat_tlb_config_init()
- *         with 512 entries, 16 ways, 10 cycles (least-TLB's Table 2), 16 MSHRs, 4 ports.
- *         NULL does nothing. */
+/**
+ * @brief The L2 TLB a NULL xlat_system_config::l2 stands for: xlat_tlb_config_init()
+ *        with 512 entries, 16 ways, 10 cycles (least-TLB's Table 2), 16 MSHRs, 4 ports.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_system_l2_config_init(xlat_tlb_config *cfg);
 
 /**
@@ -122,14 +127,22 @@ XLAT_API void xlat_system_l2_config_init(xlat_tlb_config *cfg);
  */
 XLAT_API int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system **out);
 
-/** @brief Destroy the system and every unit it built. NULL does nothing. */
+/**
+ * @brief Destroy the system and every unit it built. NULL does nothing.
+ * @param sys the system, or NULL.
+ */
 XLAT_API void xlat_system_destroy(xlat_system *sys);
 
 /**
  * @brief Translate `req` from CU `req->cu` of GPU `req->gpu` (through its L1).
+ * @param sys the system.
+ * @param req the request (copied); `gpu` and `cu` choose the L1.
+ * @param done called once with the answer.
+ * @param user passed back to `done`.
  * @retval XLAT_OK accepted; `done` is called exactly once
  * @retval XLAT_ERR_AGAIN the L1 refused it (port or MSHRs busy); nothing was taken
- * @retval XLAT_ERR_INVAL NULL arguments, or a GPU or CU out of range
+ * @retval XLAT_ERR_INVAL NULL arguments, a GPU or CU out of range, or
+ *         `req->access` not an ::xlat_access (refused by the L1)
  */
 XLAT_API int xlat_system_translate(xlat_system *sys, const xlat_req *req, xlat_done_fn done,
                                    void *user);
@@ -137,31 +150,74 @@ XLAT_API int xlat_system_translate(xlat_system *sys, const xlat_req *req, xlat_d
 /**
  * @brief Shoot down one page of `pasid` everywhere: every L1 and L2 TLB, the
  *        IOMMU TLB, the tracker and the walk cache.
- * @return entries removed, or ::XLAT_ERR_INVAL.
+ * @param sys the system.
+ * @param pasid the address space.
+ * @param vaddr an address inside the page.
+ * @return how much was removed (>= 0): one for each L1 TLB that held the
+ *         page (whatever the number of its entries), plus what
+ *         xlat_iommu_invalidate() counts (entries of the IOMMU TLBs and the
+ *         L2 TLBs); or ::XLAT_ERR_INVAL for a NULL `sys`.
  */
 XLAT_API int xlat_system_invalidate(xlat_system *sys, uint32_t pasid, uint64_t vaddr);
 
 /**
  * @brief Local TLB shootdown of GPU `gpu`: its L1s and L2 are emptied; the
  *        IOMMU's tracker is left as it is (least-TLB §4.4).
+ * @param sys the system.
+ * @param gpu the GPU, below xlat_system_config::gpus.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL or gpu out of range
  */
 XLAT_API int xlat_system_flush_gpu(xlat_system *sys, uint32_t gpu);
 
-/** @brief CU `cu` of GPU `gpu`'s L1 TLB (NULL when out of range). */
+/**
+ * @brief CU `cu` of GPU `gpu`'s L1 TLB.
+ * @param sys the system, or NULL.
+ * @param gpu the GPU.
+ * @param cu the compute unit.
+ * @return the TLB, owned by the system; NULL for NULL or out of range.
+ */
 XLAT_API xlat_tlb *xlat_system_l1(const xlat_system *sys, uint32_t gpu, uint32_t cu);
-/** @brief GPU `gpu`'s L2 TLB (NULL when out of range). */
+/**
+ * @brief GPU `gpu`'s L2 TLB.
+ * @param sys the system, or NULL.
+ * @param gpu the GPU.
+ * @return the TLB, owned by the system; NULL for NULL or out of range.
+ */
 XLAT_API xlat_tlb *xlat_system_l2(const xlat_system *sys, uint32_t gpu);
-/** @brief GPU `gpu`'s GMMU (NULL without GMMUs or out of range). */
+/**
+ * @brief GPU `gpu`'s GMMU.
+ * @param sys the system, or NULL.
+ * @param gpu the GPU.
+ * @return the GMMU, owned by the system; NULL for NULL, out of range, or a
+ *         system built without GMMUs.
+ */
 XLAT_API xlat_gmmu *xlat_system_gmmu(const xlat_system *sys, uint32_t gpu);
-/** @brief GPU `gpu`'s link to the IOMMU (NULL when out of range). */
+/**
+ * @brief GPU `gpu`'s link to the IOMMU.
+ * @param sys the system, or NULL.
+ * @param gpu the GPU.
+ * @return the link, owned by the system; NULL for NULL or out of range.
+ */
 XLAT_API xlat_link *xlat_system_link(const xlat_system *sys, uint32_t gpu);
-/** @brief The shared IOMMU. */
+/**
+ * @brief The shared IOMMU.
+ * @param sys the system, or NULL.
+ * @return the IOMMU, owned by the system; NULL for NULL.
+ */
 XLAT_API xlat_iommu *xlat_system_iommu(const xlat_system *sys);
-/** @brief Number of GPUs (0 for NULL). */
+/**
+ * @brief Number of GPUs.
+ * @param sys the system, or NULL.
+ * @return xlat_system_config::gpus; 0 for NULL.
+ */
 XLAT_API uint32_t xlat_system_gpus(const xlat_system *sys);
-/** @brief Bytes of host memory the TLBs of one GPU hold (its L1s and L2). */
+/**
+ * @brief Bytes of host memory the TLBs of one GPU hold (its L1s and L2).
+ * @param sys the system, or NULL.
+ * @param gpu the GPU.
+ * @return the sum of xlat_tlb_memory() over them; 0 for NULL or out of range.
+ */
 XLAT_API size_t xlat_system_gpu_memory(const xlat_system *sys, uint32_t gpu);
 /**
  * @brief Copy the system counters into `*out`.

@@ -131,13 +131,22 @@ typedef struct xlat_target {
 
 /**
  * @brief Send a request to a target.
+ * @param target the target to send to.
+ * @param req the request; copied if the target accepts it.
+ * @param done called once with the answer if the request is accepted.
+ * @param user passed back to `done` as its first argument.
  * @retval XLAT_ERR_INVAL `target`, its `translate`, `req` or `done` is NULL.
  * @return otherwise what the target returns.
  */
 XLAT_API int xlat_target_translate(const xlat_target *target, const xlat_req *req,
                                    xlat_done_fn done, void *user);
 
-/** @brief Permission bits an access needs (XLAT_PERM_*); 0 for an unknown kind. */
+/**
+ * @brief Permission bits an access needs.
+ * @param access the kind of access.
+ * @return XLAT_PERM_* bits (::XLAT_PERM_R | ::XLAT_PERM_W for an atomic);
+ *         0 for a value that is not an ::xlat_access.
+ */
 XLAT_API uint8_t xlat_access_perm(xlat_access access);
 
 /** @} */

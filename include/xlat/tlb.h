@@ -137,8 +137,11 @@ typedef struct xlat_tlb_stats {
 /** @brief Eviction callback: `victim` left `tlb` to make room (valid during the call). */
 typedef void (*xlat_tlb_evict_fn)(void *user, xlat_tlb *tlb, const xlat_tlb_entry *victim);
 
-/** @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port,
- *         hits in flight from ports and latency, ::XLAT_TLB_MSHR_TARGETS requests per MSHR. */
+/**
+ * @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port,
+ *        hits in flight from ports and latency, ::XLAT_TLB_MSHR_TARGETS requests per MSHR.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
 
 /**
@@ -157,7 +160,10 @@ XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
  */
 XLAT_API int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out);
 
-/** @brief Destroy a TLB; pending timed requests are dropped unanswered. NULL does nothing. */
+/**
+ * @brief Destroy a TLB; pending timed requests are dropped unanswered. NULL does nothing.
+ * @param tlb the TLB, or NULL.
+ */
 XLAT_API void xlat_tlb_destroy(xlat_tlb *tlb);
 
 /**
@@ -172,7 +178,16 @@ XLAT_API void xlat_tlb_destroy(xlat_tlb *tlb);
  */
 XLAT_API int xlat_tlb_lookup(xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out);
 
-/** @brief Like xlat_tlb_lookup() with no change of state or statistics. */
+/**
+ * @brief Like xlat_tlb_lookup() with no change of state or statistics.
+ * @param tlb the TLB.
+ * @param pasid the address space.
+ * @param vaddr the virtual address (bytes; any offset within the page).
+ * @param out receives the entry on a hit (may be NULL).
+ * @retval XLAT_OK hit
+ * @retval XLAT_ERR_NOT_FOUND miss
+ * @retval XLAT_ERR_INVAL `tlb` is NULL
+ */
 XLAT_API int xlat_tlb_probe(const xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr,
                             xlat_tlb_entry *out);
 
@@ -196,29 +211,57 @@ XLAT_API int xlat_tlb_insert(xlat_tlb *tlb, const xlat_tlb_entry *e, xlat_tlb_en
 
 /**
  * @brief Remove every entry of `pasid` that translates `vaddr` (of any page size).
+ * @param tlb the TLB.
+ * @param pasid the address space.
+ * @param vaddr the virtual address (bytes).
  * @retval XLAT_OK at least one entry was removed
  * @retval XLAT_ERR_NOT_FOUND none matched
  * @retval XLAT_ERR_INVAL `tlb` is NULL
  */
 XLAT_API int xlat_tlb_invalidate(xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr);
 
-/** @brief Remove every entry of `pasid`. @return entries removed, or ::XLAT_ERR_INVAL. */
+/**
+ * @brief Remove every entry of `pasid`.
+ * @param tlb the TLB.
+ * @param pasid the address space.
+ * @return the number of entries removed (>= 0, 0 when none matched), or
+ *         ::XLAT_ERR_INVAL for a NULL `tlb`.
+ */
 XLAT_API int xlat_tlb_invalidate_pasid(xlat_tlb *tlb, uint32_t pasid);
 
-/** @brief Remove every entry (replacement state is reset too). */
+/**
+ * @brief Remove every entry (replacement state is reset too).
+ * @param tlb the TLB; NULL does nothing.
+ */
 XLAT_API void xlat_tlb_flush(xlat_tlb *tlb);
 
-/** @brief Valid entries. 0 for NULL. */
+/**
+ * @brief Valid entries.
+ * @param tlb the TLB, or NULL.
+ * @return the number of valid entries; 0 for NULL.
+ */
 XLAT_API size_t xlat_tlb_count(const xlat_tlb *tlb);
 
-/** @brief Capacity in entries (for an unbounded TLB: the current table size). */
+/**
+ * @brief Capacity in entries (for an unbounded TLB: the current table size).
+ * @param tlb the TLB, or NULL.
+ * @return sets × ways; 0 for NULL.
+ */
 XLAT_API size_t xlat_tlb_capacity(const xlat_tlb *tlb);
 
-/** @brief The TLB's name (owned by the TLB). */
+/**
+ * @brief The TLB's name.
+ * @param tlb the TLB, or NULL.
+ * @return the name, owned by the TLB; "" for NULL.
+ */
 XLAT_API const char *xlat_tlb_name(const xlat_tlb *tlb);
 
-/** @brief Bytes of memory the TLB holds: structure, name, entries, replacement state,
- *         listener lists and, once allocated, the timed unit. */
+/**
+ * @brief Bytes of memory the TLB holds: structure, name, entries, replacement state,
+ *        listener lists and, once allocated, the timed unit.
+ * @param tlb the TLB, or NULL.
+ * @return the size in bytes; 0 for NULL.
+ */
 XLAT_API size_t xlat_tlb_memory(const xlat_tlb *tlb);
 
 /**
@@ -227,6 +270,11 @@ XLAT_API size_t xlat_tlb_memory(const xlat_tlb *tlb);
  *        recent; FIFO: oldest first; others: way order).
  * A reporting call: it may allocate a buffer of `ways` words. `fn` must not
  * change the TLB.
+ * @param tlb the TLB.
+ * @param set the set index, below xlat_tlb_sets().
+ * @param fn called once per valid entry, with `user` and the entry (valid
+ *        during the call).
+ * @param user passed to `fn`.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL `tlb` or `fn`, or `set` out of range.
  * @retval XLAT_ERR_NOMEM
@@ -234,7 +282,11 @@ XLAT_API size_t xlat_tlb_memory(const xlat_tlb *tlb);
 XLAT_API int xlat_tlb_set_foreach(const xlat_tlb *tlb, uint32_t set,
                                   void (*fn)(void *user, const xlat_tlb_entry *e), void *user);
 
-/** @brief Number of sets. */
+/**
+ * @brief Number of sets.
+ * @param tlb the TLB, or NULL.
+ * @return the number of sets; 0 for NULL.
+ */
 XLAT_API uint32_t xlat_tlb_sets(const xlat_tlb *tlb);
 
 /**
@@ -242,6 +294,9 @@ XLAT_API uint32_t xlat_tlb_sets(const xlat_tlb *tlb);
  *        every victim, functional or timed, before the listeners of
  *        xlat_tlb_evict_listen(). A second call replaces the first
  *        (fn, user); listeners are not affected. Never allocates.
+ * @param tlb the TLB; NULL does nothing.
+ * @param fn the callback, or NULL to empty the slot.
+ * @param user passed to `fn` (not owned).
  */
 XLAT_API void xlat_tlb_set_evict_fn(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *user);
 
@@ -267,6 +322,9 @@ XLAT_API int xlat_tlb_evict_listen(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *us
  *        listener (nor the slot of xlat_tlb_set_evict_fn()) is affected.
  *        Allowed from inside a listener; a listener removed during a report
  *        is not called for the rest of it. Never allocates.
+ * @param tlb the TLB.
+ * @param fn the listener, as given to xlat_tlb_evict_listen().
+ * @param user the `user` it was added with.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `tlb` or `fn` is NULL.
  * @retval XLAT_ERR_NOT_FOUND no listener has this (fn, user).
@@ -282,6 +340,8 @@ XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *
  * reserves on the context the events it can have pending at once
  * (xlat_tlb_config::hits_in_flight + mshrs), so that nothing it does inside
  * xlat_tick() / xlat_advance() allocates.
+ * @param tlb the TLB.
+ * @param next the next level, or NULL for none.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL `tlb` is NULL, or `next` has no translate function.
  * @retval XLAT_ERR_NOMEM the timed unit could not be allocated; nothing changed.
@@ -301,11 +361,16 @@ XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
  * 4 KiB virtual page; a second miss on the same key joins it (no new MSHR,
  * no new request downstream) while the MSHR holds fewer than
  * xlat_tlb_config::mshr_targets requests. Never allocates.
+ * @param tlb the TLB.
+ * @param req the request (copied).
+ * @param done called once with the answer.
+ * @param user passed back to `done`.
  * @retval XLAT_OK accepted: `done` will be called exactly once
  * @retval XLAT_ERR_AGAIN this cycle's ports are used, a miss found every
  *         MSHR busy or the MSHR of its page full, or a hit found
  *         xlat_tlb_config::hits_in_flight hits in flight; nothing was taken
- * @retval XLAT_ERR_INVAL NULL `tlb`, `req` or `done`
+ * @retval XLAT_ERR_INVAL NULL `tlb`, `req` or `done`, or `req->access` is
+ *         not an ::xlat_access
  * @retval XLAT_ERR_STATE the TLB has no timed unit yet: call
  *         xlat_tlb_set_next() (NULL for no next level) or xlat_tlb_target() first
  */
@@ -319,10 +384,19 @@ XLAT_API int xlat_tlb_translate(xlat_tlb *tlb, const xlat_req *req, xlat_done_fn
  * timed unit. If that fails (or `tlb` is NULL), the target's `translate` is
  * NULL, which xlat_tlb_set_next() and the other units refuse, and
  * xlat_ctx_errmsg() says why (::XLAT_ERR_NOMEM).
+ * @param tlb the TLB.
+ * @return a target whose `translate` is xlat_tlb_translate() (NULL on
+ *         failure, see above) and whose `wait` calls back when the TLB may
+ *         accept again.
  */
 XLAT_API xlat_target xlat_tlb_target(xlat_tlb *tlb);
 
-/** @brief MSHRs in use now (0 before the timed unit exists). */
+/**
+ * @brief MSHRs in use now.
+ * @param tlb the TLB, or NULL.
+ * @return the number of busy MSHRs; 0 for NULL and before the timed unit
+ *         exists.
+ */
 XLAT_API uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *tlb);
 
 /**
@@ -336,7 +410,10 @@ XLAT_API uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *tlb);
  */
 XLAT_API void xlat_tlb_stats_get(const xlat_tlb *tlb, xlat_tlb_stats *out, size_t out_size);
 
-/** @brief Zero the counters. */
+/**
+ * @brief Zero the counters.
+ * @param tlb the TLB; NULL does nothing.
+ */
 XLAT_API void xlat_tlb_stats_reset(xlat_tlb *tlb);
 
 /** @} */

@@ -28,9 +28,16 @@ extern "C" {
 #define XLAT_VERSION_STRING \
     XLAT_STR(XLAT_VERSION_MAJOR) "." XLAT_STR(XLAT_VERSION_MINOR) "." XLAT_STR(XLAT_VERSION_PATCH)
 
-/** @brief The library's ::XLAT_VERSION_NUMBER (compare with the header's). */
+/**
+ * @brief The library's version number, to compare with the header's.
+ * @return the ::XLAT_VERSION_NUMBER the library was built with.
+ */
 XLAT_API uint32_t xlat_version_number(void);
-/** @brief The library's ::XLAT_VERSION_STRING; static, never NULL. */
+/**
+ * @brief The library's version string.
+ * @return the ::XLAT_VERSION_STRING the library was built with; static,
+ *         never NULL.
+ */
 XLAT_API const char *xlat_version_string(void);
 /** @} */
 

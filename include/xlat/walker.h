@@ -101,13 +101,23 @@ typedef struct xlat_dwspp_config {
     bool     strict_bounds;
 } xlat_dwspp_config;
 
-/** @brief Fill `cfg` with a preset of Tables IV / VII. */
+/**
+ * @brief Fill `cfg` with a preset of Tables IV / VII.
+ * @param cfg the parameters to fill (every field is set); NULL does nothing.
+ * @param variant which preset; a value that is not an ::xlat_dwspp_variant
+ *        gets the ::XLAT_DWSPP_DEFAULT ladder.
+ */
 XLAT_API void xlat_dwspp_preset(xlat_dwspp_config *cfg, xlat_dwspp_variant variant);
 
 /**
  * @brief DIFF_THRES for an epoch in which the busier tenant enqueued `more`
  *        walks and the other `fewer` (the ratio ladder of Table IV). A ratio
  *        with `fewer` = 0 is infinite.
+ * @param cfg the parameters (ratio, diff_thres, strict_bounds).
+ * @param more arrivals of one tenant in the epoch.
+ * @param fewer arrivals of the other; the two may be given in either order.
+ * @return the rung's DIFF_THRES (`diff_thres[4]` beyond the last bound or
+ *         when `fewer` is 0); 1.0 ("no stealing") for a NULL `cfg`.
  */
 XLAT_API double xlat_dwspp_threshold(const xlat_dwspp_config *cfg, uint64_t more, uint64_t fewer);
 
@@ -301,7 +311,10 @@ typedef struct xlat_walker_tenant_stats {
     uint64_t in_service;      /**< walks being walked now */
 } xlat_walker_tenant_stats;
 
-/** @brief Defaults: 8 walkers, 256 buffered, 100-cycle reads, 64-byte lines, FCFS, 1 tenant. */
+/**
+ * @brief Defaults: 8 walkers, 256 buffered, 100-cycle reads, 64-byte lines, FCFS, 1 tenant.
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
 XLAT_API void xlat_walker_config_init(xlat_walker_config *cfg);
 
 /**
@@ -324,11 +337,18 @@ XLAT_API void xlat_walker_config_init(xlat_walker_config *cfg);
  */
 XLAT_API int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker **out);
 
-/** @brief Destroy; requests in flight are dropped unanswered. NULL does nothing. */
+/**
+ * @brief Destroy; requests in flight are dropped unanswered. NULL does nothing.
+ * @param pool the pool, or NULL.
+ */
 XLAT_API void xlat_walker_destroy(xlat_walker *pool);
 
 /**
  * @brief Accept a translation request at the current cycle.
+ * @param pool the pool.
+ * @param req the request (copied).
+ * @param done called once with the answer.
+ * @param user passed back to `done`.
  * @retval XLAT_OK accepted; `done` is called exactly once
  * @retval XLAT_ERR_AGAIN the buffer (or, for per-walker schedulers, every
  *         queue the request may use) is full, or every one of the pool's
@@ -337,41 +357,68 @@ XLAT_API void xlat_walker_destroy(xlat_walker *pool);
  *         pool's ::xlat_target `wait` hook calls the sender back when room
  *         frees (at most two senders wait at once; a third is told
  *         ::XLAT_ERR_AGAIN and polls).
- * @retval XLAT_ERR_INVAL NULL `pool`, `req` or `done`
+ * @retval XLAT_ERR_INVAL NULL `pool`, `req` or `done`, or `req->access` is
+ *         not an ::xlat_access
  */
 XLAT_API int xlat_walker_translate(xlat_walker *pool, const xlat_req *req, xlat_done_fn done,
                                    void *user);
 
-/** @brief The pool as an ::xlat_target. */
+/**
+ * @brief The pool as an ::xlat_target.
+ * @param pool the pool.
+ * @return a target whose `translate` is xlat_walker_translate() and whose
+ *         `wait` calls the sender back when room frees (see
+ *         xlat_walker_translate()).
+ */
 XLAT_API xlat_target xlat_walker_target(xlat_walker *pool);
 
 /**
  * @brief The host's memory answers the read `token`.
+ * @param pool the pool.
+ * @param token the token `mem_read` was given.
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND no read with that token is outstanding
+ * @retval XLAT_ERR_INVAL NULL `pool`
  */
 XLAT_API int xlat_walker_mem_done(xlat_walker *pool, uint64_t token);
 
 /**
  * @brief Resume a faulted walk: `status` ::XLAT_OK re-reads the entry (the
  *        host has mapped the page); any other status answers the request with it.
+ * @param pool the pool.
+ * @param token xlat_walk_fault::token of the fault.
+ * @param status ::XLAT_OK to retry the walk, or the status to answer with.
  * @retval XLAT_OK
  * @retval XLAT_ERR_NOT_FOUND no faulted walk has that token
+ * @retval XLAT_ERR_INVAL NULL `pool`
  */
 XLAT_API int xlat_walker_fault_resume(xlat_walker *pool, uint64_t token, int status);
 
 /**
  * @brief Put `pasid` in scheduling group `tenant` (default: pasid mod tenants).
+ *
+ * A second call for the same `pasid` replaces its assignment.
+ * @param pool the pool.
+ * @param pasid the address space.
+ * @param tenant the group, below xlat_walker_config::tenants.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL or tenant out of range
  * @retval XLAT_ERR_FULL too many explicit assignments (at most 256)
  */
 XLAT_API int xlat_walker_set_tenant(xlat_walker *pool, uint32_t pasid, uint32_t tenant);
 
-/** @brief Requests waiting in the buffer (0 for NULL). */
+/**
+ * @brief Requests waiting in the buffer.
+ * @param pool the pool, or NULL.
+ * @return the count; 0 for NULL.
+ */
 XLAT_API size_t xlat_walker_buffered(const xlat_walker *pool);
 
-/** @brief Walkers busy now (0 for NULL). */
+/**
+ * @brief Walkers busy now.
+ * @param pool the pool, or NULL.
+ * @return the count; 0 for NULL.
+ */
 XLAT_API uint32_t xlat_walker_busy(const xlat_walker *pool);
 
 /**
@@ -436,7 +483,10 @@ XLAT_API void xlat_walker_stats_get(const xlat_walker *pool, xlat_walker_stats *
 XLAT_API int xlat_walker_tenant_stats_get(const xlat_walker *pool, uint32_t tenant,
                                           xlat_walker_tenant_stats *out, size_t out_size);
 
-/** @brief Zero the counters (pool and tenants; current queue/service gauges stay). */
+/**
+ * @brief Zero the counters (pool and tenants; current queue/service gauges stay).
+ * @param pool the pool; NULL does nothing.
+ */
 XLAT_API void xlat_walker_stats_reset(xlat_walker *pool);
 
 /** @} */
