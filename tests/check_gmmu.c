@@ -4,6 +4,7 @@
  * admission, every error path, and a randomized exactly-once check. The
  * predictor is in check_gmmu_bypass.c, the composition contract in
  * check_gmmu_contract.c. */
+#include "newer_config.h"
 #include "gmmu_fixture.h"
 
 /* ---- §D.2: routing, latency and walk accounting per mode ------------------ */
@@ -415,8 +416,10 @@ START_TEST(create_errors)
     expect_create_fails(&bad, XLAT_ERR_INVAL, "dynamic without locality");
     bad = c, bad.struct_size = 8;
     expect_create_fails(&bad, XLAT_ERR_INVAL, "old struct_size");
-    bad = c, bad.struct_size = sizeof(c) + 8;
-    expect_create_fails(&bad, XLAT_ERR_UNSUPPORTED, "newer struct_size");
+    XLAT_TEST_NEWER(xlat_gmmu_config) newer = {.cfg = c};
+    newer.cfg.struct_size = sizeof(newer);
+    newer.newer[7] = 1; /* a member this libxlat does not know, set */
+    expect_create_fails(&newer.cfg, XLAT_ERR_UNSUPPORTED, "newer libxlat");
 }
 END_TEST
 

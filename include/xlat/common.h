@@ -28,6 +28,14 @@ extern "C" {
 #endif
 
 /**
+ * @brief Bytes of `type` up to and including `member`: how the pinned
+ *        XLAT_*_CONFIG_SIZE_V0 constants are written, so that they stay the
+ *        size of a config's first released members on every ABI.
+ */
+#define XLAT_SIZE_THROUGH(type, member) \
+    (offsetof(type, member) + sizeof(((type *)0)->member))
+
+/**
  * @defgroup status Status codes
  * @brief What every fallible libxlat function returns.
  *

@@ -59,6 +59,14 @@ typedef struct xlat_ctx_config {
 } xlat_ctx_config;
 
 /**
+ * @brief Smallest `struct_size` xlat_ctx_create() accepts: the size of the first
+ *        released ::xlat_ctx_config (its members through `allocator`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_CTX_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_ctx_config, allocator)
+
+/**
  * @brief Fill `cfg` with defaults: seed 0, the malloc allocator.
  * @param cfg the configuration to fill; NULL does nothing.
  */

@@ -87,6 +87,14 @@ typedef struct xlat_cuckoo_config {
 } xlat_cuckoo_config;
 
 /**
+ * @brief Smallest `struct_size` xlat_cuckoo_create() accepts: the size of the first
+ *        released ::xlat_cuckoo_config (its members through `max_kicks`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_CUCKOO_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_cuckoo_config, max_kicks)
+
+/**
  * @brief Fill `cfg` with defaults: capacity 1024, 12-bit fingerprints,
  *        4-slot buckets, 500 kicks, and struct_size.
  * @param cfg the configuration to fill (caller-owned); NULL does nothing.

@@ -60,6 +60,14 @@ typedef struct xlat_fixed_config {
     void       *resolve_user;    /**< first argument of `resolve` */
 } xlat_fixed_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_fixed_create() accepts: the size of the first
+ *        released ::xlat_fixed_config (its members through `resolve_user`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_FIXED_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_fixed_config, resolve_user)
+
 /** @brief Counters of a responder. */
 typedef struct xlat_fixed_stats {
     uint64_t requests; /**< accepted requests */

@@ -210,6 +210,14 @@ typedef struct xlat_gmmu_config {
     void             *oracle_user;   /**< first argument of `oracle` */
 } xlat_gmmu_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_gmmu_create() accepts: the size of the first
+ *        released ::xlat_gmmu_config (its members through `oracle_user`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_GMMU_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_gmmu_config, oracle_user)
+
 /** @brief Counters of a GMMU. */
 typedef struct xlat_gmmu_stats {
     uint64_t requests;        /**< accepted requests */

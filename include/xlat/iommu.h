@@ -126,6 +126,14 @@ typedef struct xlat_iommu_config {
     uint32_t    fault_timeout;  /**< cycles a partial batch waits (default 0: at once) */
 } xlat_iommu_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_iommu_create() accepts: the size of the first
+ *        released ::xlat_iommu_config (its members through `fault_timeout`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_IOMMU_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_iommu_config, fault_timeout)
+
 /** @brief Counters of the IOMMU. */
 typedef struct xlat_iommu_stats {
     uint64_t requests;        /**< ATS requests accepted */

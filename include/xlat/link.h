@@ -44,6 +44,14 @@ typedef struct xlat_link_config {
     uint32_t    latency_back; /**< cycles for the answer to come back (default 0) */
 } xlat_link_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_link_create() accepts: the size of the first
+ *        released ::xlat_link_config (its members through `latency_back`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_LINK_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_link_config, latency_back)
+
 /** @brief Counters of a link. */
 typedef struct xlat_link_stats {
     uint64_t requests;    /**< requests accepted */

@@ -120,6 +120,14 @@ typedef struct xlat_pagetable_config {
     uint32_t      node_region;    /**< region of `mem` that nodes are allocated from (default 0) */
 } xlat_pagetable_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_pagetable_create() accepts: the size of the first
+ *        released ::xlat_pagetable_config (its members through `node_region`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_PAGETABLE_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_pagetable_config, node_region)
+
 /** @brief One step of a walk. */
 typedef struct xlat_walk_step {
     uint8_t  level;       /**< level of the entry read (levels .. 1) */

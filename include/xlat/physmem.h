@@ -60,6 +60,14 @@ typedef struct xlat_physmem_config {
 } xlat_physmem_config;
 
 /**
+ * @brief Smallest `struct_size` xlat_physmem_create() accepts: the size of the first
+ *        released ::xlat_physmem_config (its members through `chunk_pages`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_PHYSMEM_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_physmem_config, chunk_pages)
+
+/**
  * @brief Defaults: one region of 2^20 frames (4 GiB) at frame 0x100, local placement.
  * @param cfg the configuration to fill; NULL does nothing.
  */

@@ -60,6 +60,14 @@ typedef struct xlat_pwc_config {
     uint32_t     latency;           /**< lookup latency in cycles, charged by walkers (default 1) */
 } xlat_pwc_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_pwc_create() accepts: the size of the first
+ *        released ::xlat_pwc_config (its members through `latency`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_PWC_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_pwc_config, latency)
+
 /** @brief The result of a hit. */
 typedef struct xlat_pwc_hit {
     uint32_t level;      /**< level of the cached entry (2..levels) */

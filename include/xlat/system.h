@@ -82,6 +82,14 @@ typedef struct xlat_system_config {
     const xlat_gmmu_config *gmmu_cfg;
 } xlat_system_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_system_create() accepts: the size of the first
+ *        released ::xlat_system_config (its members through `gmmu_cfg`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_SYSTEM_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_system_config, gmmu_cfg)
+
 /** @brief Counters of a system as a whole (each unit has its own). */
 typedef struct xlat_system_stats {
     uint64_t requests;     /**< requests accepted by xlat_system_translate() */

@@ -111,6 +111,14 @@ typedef struct xlat_tlb_config {
     uint32_t    mshr_targets;
 } xlat_tlb_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_tlb_create() accepts: the size of the first
+ *        released ::xlat_tlb_config (its members through `index`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_TLB_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_tlb_config, index)
+
 /** @brief Hits in flight per port by default (see xlat_tlb_config::hits_in_flight). */
 #define XLAT_TLB_HITS_PER_PORT 256u
 

@@ -273,6 +273,14 @@ typedef struct xlat_walker_config {
     bool               coalesce_fill_pwc;
 } xlat_walker_config;
 
+/**
+ * @brief Smallest `struct_size` xlat_walker_create() accepts: the size of the first
+ *        released ::xlat_walker_config (its members through `coalesce_fill_pwc`). Pinned: it never
+ *        changes; members added since take their defaults when a host's
+ *        older struct lacks them (doc/abi.md).
+ */
+#define XLAT_WALKER_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_walker_config, coalesce_fill_pwc)
+
 /** @brief Buckets of the latency histograms: bucket b counts latencies in [2^(b-1), 2^b) (b = 0: zero). */
 #define XLAT_WALK_HIST_BUCKETS 32
 

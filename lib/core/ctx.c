@@ -28,6 +28,18 @@ static void default_free(void *user, void *ptr, size_t size)
 
 static const xlat_allocator default_allocator = {default_alloc, default_free, NULL};
 
+/* 1 + the offset of the first non-zero byte of `src` in [known, size), or 0
+ * when there is none: a newer header's members this library does not know
+ * are accepted while they hold their zero defaults. */
+static size_t unknown_set(const void *src, size_t known, size_t size)
+{
+    const unsigned char *b = src;
+    for (size_t i = known; i < size; i++)
+        if (b[i])
+            return i + 1;
+    return 0;
+}
+
 void xlat_ctx_config_init(xlat_ctx_config *cfg)
 {
     if (!cfg)
@@ -43,11 +55,12 @@ int xlat_ctx_create(const xlat_ctx_config *cfg, xlat_ctx **out)
     if (!out)
         return XLAT_ERR_INVAL;
     if (cfg) {
-        if (cfg->struct_size < sizeof(c))
+        /* No context yet for a message: the codes say it (doc/abi.md). */
+        if (cfg->struct_size < XLAT_CTX_CONFIG_SIZE_V0)
             return XLAT_ERR_INVAL;
-        if (cfg->struct_size > sizeof(c))
-            return XLAT_ERR_UNSUPPORTED; /* a config from a newer libxlat */
-        memcpy(&c, cfg, sizeof(c));
+        if (unknown_set(cfg, sizeof(c), cfg->struct_size))
+            return XLAT_ERR_UNSUPPORTED; /* a newer libxlat's member, set */
+        memcpy(&c, cfg, cfg->struct_size < sizeof(c) ? cfg->struct_size : sizeof(c));
     }
     const xlat_allocator *a = c.allocator ? c.allocator : &default_allocator;
     if (!a->alloc || !a->free)
@@ -155,11 +168,13 @@ int xlat__config_copy(xlat_ctx *ctx, void *dst, size_t dst_size, const void *src
                           "%s: struct_size %u is smaller than any released version (%zu);"
                           " call the config_init function first",
                           what, size, min_size);
-    if (size > dst_size)
+    size_t unknown = unknown_set(src, dst_size, size);
+    if (unknown)
         return xlat__fail(ctx, XLAT_ERR_UNSUPPORTED,
-                          "%s: struct_size %u is from a newer libxlat (this one knows %zu)",
-                          what, size, dst_size);
-    memcpy(dst, src, size);
+                          "%s: struct_size %u is from a newer libxlat that sets byte %zu,"
+                          " which this one (%zu bytes) does not know",
+                          what, size, unknown - 1, dst_size);
+    memcpy(dst, src, size < dst_size ? size : dst_size);
     return XLAT_OK;
 }
 

@@ -337,7 +337,7 @@ int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_cuckoo_create: %s is NULL",
                           !cfg ? "cfg" : "out");
     xlat_cuckoo_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_cuckoo_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_CUCKOO_CONFIG_SIZE_V0, "xlat_cuckoo_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc == XLAT_OK)

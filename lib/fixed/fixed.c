@@ -45,7 +45,7 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_fixed_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_fixed_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_fixed_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_FIXED_CONFIG_SIZE_V0, "xlat_fixed_config");
     if (rc != XLAT_OK)
         return rc;
     if (c.page_shift < 12 || c.page_shift > 63)

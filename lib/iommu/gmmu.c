@@ -125,7 +125,7 @@ int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_gmmu_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_gmmu_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_gmmu_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_GMMU_CONFIG_SIZE_V0, "xlat_gmmu_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)

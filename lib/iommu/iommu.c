@@ -228,7 +228,8 @@ static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
 static int copy_walk(xlat_ctx *ctx, xlat_iommu_config *c, xlat_walker_config *w)
 {
     xlat_iommu_walker_config_init(w);
-    int rc = xlat__config_copy(ctx, w, sizeof(*w), c->walk, sizeof(*w), "xlat_iommu_config.walk");
+    int rc = xlat__config_copy(ctx, w, sizeof(*w), c->walk, XLAT_WALKER_CONFIG_SIZE_V0,
+                               "xlat_iommu_config.walk");
     c->walk = w;
     return rc;
 }
@@ -240,7 +241,7 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_iommu_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_iommu_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_iommu_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_IOMMU_CONFIG_SIZE_V0, "xlat_iommu_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     xlat_walker_config w;

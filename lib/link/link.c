@@ -47,7 +47,7 @@ int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_link_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_link_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_link_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_LINK_CONFIG_SIZE_V0, "xlat_link_config");
     if (rc != XLAT_OK)
         return rc;
     struct xlat_link *l = xlat__alloc(ctx, sizeof(*l));

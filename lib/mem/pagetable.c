@@ -183,7 +183,8 @@ int xlat_pagetable_create(xlat_ctx *ctx, const xlat_pagetable_config *cfg, xlat_
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_pagetable_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_pagetable_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_pagetable_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_PAGETABLE_CONFIG_SIZE_V0,
+                               "xlat_pagetable_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)

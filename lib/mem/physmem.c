@@ -297,7 +297,7 @@ int xlat_physmem_create(xlat_ctx *ctx, const xlat_physmem_config *cfg, xlat_phys
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_physmem_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_physmem_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_physmem_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_PHYSMEM_CONFIG_SIZE_V0, "xlat_physmem_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)

@@ -193,7 +193,7 @@ int xlat_pwc_create(xlat_ctx *ctx, const xlat_pwc_config *cfg, xlat_pwc **out)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_pwc_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_pwc_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_pwc_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_PWC_CONFIG_SIZE_V0, "xlat_pwc_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)

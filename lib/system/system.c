@@ -182,24 +182,25 @@ static int take_templates(xlat_ctx *ctx, xlat_system_config *c, struct system_te
     xlat_iommu_walker_config_init(&t->iommu_walk);
     xlat_walker_config_init(&t->gmmu_walk);
     xlat_gmmu_config_init(&t->gmmu);
-    /* As xlat_tlb_create: the first released xlat_tlb_config ended at `index`. */
-    size_t tlb_min = offsetof(xlat_tlb_config, hits_in_flight);
-    int rc = take_template(ctx, &t->l1, sizeof(t->l1), c->l1, tlb_min, "xlat_system_config.l1");
+    /* Each template is held to its own create's pinned size. */
+    int rc = take_template(ctx, &t->l1, sizeof(t->l1), c->l1, XLAT_TLB_CONFIG_SIZE_V0,
+                           "xlat_system_config.l1");
     if (rc == XLAT_OK)
-        rc = take_template(ctx, &t->l2, sizeof(t->l2), c->l2, tlb_min, "xlat_system_config.l2");
+        rc = take_template(ctx, &t->l2, sizeof(t->l2), c->l2, XLAT_TLB_CONFIG_SIZE_V0,
+                           "xlat_system_config.l2");
     if (rc == XLAT_OK)
-        rc = take_template(ctx, &t->iommu, sizeof(t->iommu), c->iommu, sizeof(t->iommu),
+        rc = take_template(ctx, &t->iommu, sizeof(t->iommu), c->iommu, XLAT_IOMMU_CONFIG_SIZE_V0,
                            "xlat_system_config.iommu");
     if (rc == XLAT_OK && t->iommu.walk) { /* NULL: the IOMMU's create says so */
         rc = take_template(ctx, &t->iommu_walk, sizeof(t->iommu_walk), t->iommu.walk,
-                           sizeof(t->iommu_walk), "xlat_system_config.iommu->walk");
+                           XLAT_WALKER_CONFIG_SIZE_V0, "xlat_system_config.iommu->walk");
         t->iommu.walk = &t->iommu_walk;
     }
     if (rc == XLAT_OK)
         rc = take_template(ctx, &t->gmmu_walk, sizeof(t->gmmu_walk), c->gmmu_walk,
-                           sizeof(t->gmmu_walk), "xlat_system_config.gmmu_walk");
+                           XLAT_WALKER_CONFIG_SIZE_V0, "xlat_system_config.gmmu_walk");
     if (rc == XLAT_OK)
-        rc = take_template(ctx, &t->gmmu, sizeof(t->gmmu), c->gmmu_cfg, sizeof(t->gmmu),
+        rc = take_template(ctx, &t->gmmu, sizeof(t->gmmu), c->gmmu_cfg, XLAT_GMMU_CONFIG_SIZE_V0,
                            "xlat_system_config.gmmu_cfg");
     c->l1 = &t->l1;
     c->l2 = &t->l2;
@@ -229,7 +230,7 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_system_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_system_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_system_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_SYSTEM_CONFIG_SIZE_V0, "xlat_system_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)

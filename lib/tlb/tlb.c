@@ -117,7 +117,7 @@ int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_tlb_config_init(&c);
     /* The first released config ended at `index`; later fields keep their defaults. */
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, offsetof(xlat_tlb_config, hits_in_flight),
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_TLB_CONFIG_SIZE_V0,
                                "xlat_tlb_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);

@@ -197,7 +197,7 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_walker_create: NULL %s",
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_walker_config_init(&c);
-    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, sizeof(c), "xlat_walker_config");
+    int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_WALKER_CONFIG_SIZE_V0, "xlat_walker_config");
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)
