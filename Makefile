@@ -150,6 +150,8 @@ doc/Doxyfile: doc/Doxyfile.in Makefile
 	sed -e 's|@PACKAGE_VERSION@|$(VERSION)|g' -e 's|@srcdir@|.|g' $< > $@
 
 docs: doc/Doxyfile $(HEADERS) $(wildcard doc/*.md)
+	@command -v $(DOXYGEN) >/dev/null 2>&1 || { \
+	    echo "make docs needs doxygen: apt-get install -y doxygen" >&2; exit 1; }
 	$(DOXYGEN) doc/Doxyfile
 
 install: all
