@@ -15,21 +15,34 @@ SOMAJOR     := $(shell echo $$(( $(LT_CURRENT) - $(LT_AGE) )))
 SONAME      := libxlat.so.$(SOMAJOR)
 SOFILE      := libxlat.so.$(SOMAJOR).$(LT_AGE).$(LT_REVISION)
 
-PREFIX     ?= /usr/local
-prefix     ?= $(PREFIX)
-includedir ?= $(prefix)/include
-libdir     ?= $(prefix)/lib
-DESTDIR    ?=
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+includedir  ?= $(prefix)/include
+libdir      ?= $(prefix)/lib
+datarootdir ?= $(prefix)/share
+docdir      ?= $(datarootdir)/doc/libxlat
+mandir      ?= $(datarootdir)/man
+# CMake's find_package(libxlat) looks in <prefix>/lib/cmake/libxlat.
+cmakedir    ?= $(libdir)/cmake/libxlat
+DESTDIR     ?=
 
 CC        ?= cc
 CXX       ?= c++
 AR        ?= ar
 PKG_CONFIG ?= pkg-config
 DOXYGEN   ?= doxygen
+LDCONFIG  ?= ldconfig
 CFLAGS    ?= -O2 -g
 LDFLAGS   ?=
 SANFLAGS  ?=
-WARNFLAGS := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# Warnings are on for everyone; WERROR=1 (what CI and developers use) makes
+# them errors. Off by default, so that a newer compiler's new warning does
+# not stop a user's build.
+WERROR    ?= 0
+WARNFLAGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(WERROR),1)
+WARNFLAGS += -Werror
+endif
 XCFLAGS   := -std=gnu11 $(WARNFLAGS) -Iinclude -Ilib/core $(CFLAGS) $(SANFLAGS)
 LIBCFLAGS := $(XCFLAGS) -fPIC -fvisibility=hidden -DXLAT_BUILDING_LIBRARY
 
@@ -65,7 +78,10 @@ TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
 
 .PHONY: all check check-long run bench docs install uninstall clean sanitize distclean
 
-all: $(STATIC) $(SHARED) $(OUT)/$(SONAME) $(OUT)/libxlat.so $(EXAMPLES) libxlat.pc
+# The CMake package (find_package(libxlat)), written from cmake/*.in.
+CMAKE_PKG := build/cmake/libxlatConfig.cmake build/cmake/libxlatConfigVersion.cmake
+
+all: $(STATIC) $(SHARED) $(OUT)/$(SONAME) $(OUT)/libxlat.so $(EXAMPLES) libxlat.pc $(CMAKE_PKG)
 
 $(BUILD)/%.o: %.c $(HEADERS) $(wildcard lib/*/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -123,10 +139,11 @@ sanitize:
 	$(MAKE) BUILD=build/san OUT=build/san/lib CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 	    SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check
 
-# libxlat.pc records the install paths: build/pc-vars changes whenever they
-# do (make install PREFIX=... after a plain make), and the .pc follows. It
-# also replaces the one configure wrote, with the paths fully expanded.
-PC_VARS = $(prefix)|$(or $(exec_prefix),$(prefix))|$(libdir)|$(includedir)|$(VERSION)
+# libxlat.pc and the CMake package record the install paths: build/pc-vars
+# changes whenever they do (make install PREFIX=... after a plain make), and
+# the files follow. The .pc also replaces the one configure wrote, with the
+# paths fully expanded.
+PC_VARS = $(prefix)|$(or $(exec_prefix),$(prefix))|$(libdir)|$(includedir)|$(cmakedir)|$(VERSION)
 build/pc-vars: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(PC_VARS)' | cmp -s - $@ 2>/dev/null || echo '$(PC_VARS)' > $@
@@ -136,6 +153,17 @@ libxlat.pc: libxlat.pc.in build/pc-vars Makefile
 	    -e 's|@libdir@|$(libdir)|g' -e 's|@includedir@|$(includedir)|g' \
 	    -e 's|@PACKAGE_VERSION@|$(VERSION)|g' $< > $@
 
+# The version file refuses a build whose pointers differ in size from the
+# library's; the compiler says what size that is.
+build/cmake/%.cmake: cmake/%.cmake.in build/pc-vars Makefile
+	@mkdir -p $(dir $@)
+	sizeof_void_p=$$(printf '__SIZEOF_POINTER__\n' | $(CC) -E -P -x c - 2>/dev/null | tail -n 1); \
+	sed -e 's|@prefix@|$(prefix)|g' -e 's|@libdir@|$(libdir)|g' \
+	    -e 's|@includedir@|$(includedir)|g' -e 's|@cmakedir@|$(cmakedir)|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' -e 's|@VERSION_MAJOR@|$(VERSION_MAJOR)|g' \
+	    -e 's|@SONAME@|$(SONAME)|g' -e 's|@SOFILE@|$(SOFILE)|g' \
+	    -e "s|@SIZEOF_VOID_P@|$$sizeof_void_p|g" $< > $@
+
 .PHONY: FORCE
 FORCE:
 
@@ -143,26 +171,81 @@ doc/Doxyfile: doc/Doxyfile.in Makefile
 	sed -e 's|@PACKAGE_VERSION@|$(VERSION)|g' -e 's|@srcdir@|.|g' $< > $@
 
 docs: doc/Doxyfile $(HEADERS) $(wildcard doc/*.md)
+	@command -v $(DOXYGEN) >/dev/null 2>&1 || { \
+	    echo "make docs needs doxygen: apt-get install -y doxygen" >&2; exit 1; }
 	$(DOXYGEN) doc/Doxyfile
 
+# The man pages' names come from Doxygen (one per header, group and struct),
+# so install lists the ones it put in man3 in $(docdir)/man3-pages, and
+# uninstall (or the next install) removes exactly those.
+MAN_LIST = $(DESTDIR)$(docdir)/man3-pages
+define remove_man_pages
+if [ -f '$(MAN_LIST)' ]; then \
+    echo "rm -f (the pages listed in $(MAN_LIST))"; \
+    sed 's|^|$(DESTDIR)$(mandir)/man3/|' '$(MAN_LIST)' | xargs rm -f; \
+    rm -f '$(MAN_LIST)'; fi
+endef
+
+# A library installed into the live system (no DESTDIR) is found by programs
+# only once ldconfig has refreshed the dynamic linker's cache: as root,
+# install and uninstall run it. A libdir the dynamic linker does not search
+# gets one line saying so (README, Installing).
+define run_ldconfig
+ldc=$$(PATH="$$PATH:/usr/sbin:/sbin" command -v $(LDCONFIG)) || exit 0; \
+if [ "$$(id -u)" = 0 ]; then echo "$$ldc"; "$$ldc" || exit 0; fi
+endef
+
 install: all
-	install -d $(DESTDIR)$(includedir)/xlat $(DESTDIR)$(libdir)/pkgconfig
+	install -d $(DESTDIR)$(includedir)/xlat $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(cmakedir)
 	install -m 644 $(HEADERS) $(DESTDIR)$(includedir)/xlat/
 	install -m 644 $(STATIC) $(DESTDIR)$(libdir)/
 	install -m 755 $(SHARED) $(DESTDIR)$(libdir)/
 	ln -sf $(SOFILE) $(DESTDIR)$(libdir)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libxlat.so
 	install -m 644 libxlat.pc $(DESTDIR)$(libdir)/pkgconfig/
+	install -m 644 $(CMAKE_PKG) $(DESTDIR)$(cmakedir)/
+	@if [ -f doc/html/index.html ]; then \
+	    echo "install doc/html -> $(DESTDIR)$(docdir)/html"; \
+	    rm -rf '$(DESTDIR)$(docdir)/html' && install -d '$(DESTDIR)$(docdir)' && \
+	    cp -R doc/html '$(DESTDIR)$(docdir)/html' && chmod -R u+w,go+rX,go-w '$(DESTDIR)$(docdir)/html'; \
+	else \
+	    echo "libxlat: the documentation is not built, so not installed (make docs, then make install again)"; \
+	fi
+	@$(remove_man_pages)
+	@if ls doc/man/man3/*.3 >/dev/null 2>&1; then \
+	    echo "install -m 644 doc/man/man3/*.3 $(DESTDIR)$(mandir)/man3/"; \
+	    install -d '$(DESTDIR)$(mandir)/man3' '$(DESTDIR)$(docdir)' && \
+	    install -m 644 doc/man/man3/*.3 '$(DESTDIR)$(mandir)/man3/' && \
+	    (cd doc/man/man3 && ls *.3) > '$(MAN_LIST)'; \
+	fi
+ifeq ($(DESTDIR),)
+	@$(run_ldconfig); \
+	"$$ldc" -p | grep -qF ' => $(libdir)/$(SONAME)' || \
+	    echo "libxlat: $(libdir) is not on the dynamic linker's path: see Installing in the README"
+endif
+
+# Removes what install put there, then the folders install may have made
+# (libxlat's own, and lib/pkgconfig, lib/cmake and man/man3) when nothing
+# else is in them; never the prefix's include, lib or share.
+UNINSTALL_DIRS = $(includedir)/xlat $(libdir)/pkgconfig $(cmakedir) \
+                 $(filter %/cmake,$(patsubst %/,%,$(dir $(cmakedir)))) $(docdir) $(mandir)/man3
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(includedir)/xlat/,$(notdir $(HEADERS)))
-	-rmdir $(DESTDIR)$(includedir)/xlat
 	rm -f $(DESTDIR)$(libdir)/libxlat.a $(DESTDIR)$(libdir)/$(SOFILE) \
 	    $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/libxlat.so \
 	    $(DESTDIR)$(libdir)/pkgconfig/libxlat.pc
+	rm -f $(addprefix $(DESTDIR)$(cmakedir)/,$(notdir $(CMAKE_PKG)))
+	rm -rf '$(DESTDIR)$(docdir)/html'
+	@$(remove_man_pages)
+	@for d in $(addprefix $(DESTDIR),$(UNINSTALL_DIRS)); do \
+	    if [ -d "$$d" ] && rmdir "$$d" 2>/dev/null; then echo "rmdir $$d"; fi; done
+ifeq ($(DESTDIR),)
+	@$(run_ldconfig)
+endif
 
 clean:
-	rm -rf build doc/html doc/Doxyfile libxlat.pc \
+	rm -rf build doc/html doc/man doc/Doxyfile libxlat.pc \
 	    lib/libxlat.a lib/libxlat.so lib/libxlat.so.*
 
 distclean: clean
