@@ -76,7 +76,8 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard exam
 TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_CXX='"$(CXX)"' -DXLAT_TEST_SHARED='"$(CURDIR)/$(SHARED)"'
 
-.PHONY: all check check-long run bench docs install uninstall clean sanitize distclean
+.PHONY: all check check-long run bench docs install uninstall clean sanitize distclean \
+        abi-check abi-update
 
 # The CMake package (find_package(libxlat)), written from cmake/*.in.
 CMAKE_PKG := build/cmake/libxlatConfig.cmake build/cmake/libxlatConfigVersion.cmake
@@ -131,6 +132,15 @@ check-long: all $(LONG_BIN)
 
 run: all
 	$(BUILD)/examples/demo
+
+# The ABI against the baseline abi/libxlat.abi (doc/abi.md; needs Debian's
+# abigail-tools): abi-check fails when a function or type of the baseline
+# changed; abi-update rewrites the baseline, deliberately, with a NEWS entry.
+abi-check: $(SHARED)
+	abi/check
+
+abi-update: $(SHARED)
+	abi/check --update
 
 bench: $(BENCH_BIN)
 	$(BENCH_BIN) $(BENCH)
@@ -212,11 +222,11 @@ install: all
 	    echo "libxlat: the documentation is not built, so not installed (make docs, then make install again)"; \
 	fi
 	@$(remove_man_pages)
-	@if ls doc/man/man3/*.3 >/dev/null 2>&1; then \
-	    echo "install -m 644 doc/man/man3/*.3 $(DESTDIR)$(mandir)/man3/"; \
+	@if ls doc/man/man3/*.3xlat >/dev/null 2>&1; then \
+	    echo "install -m 644 doc/man/man3/*.3xlat $(DESTDIR)$(mandir)/man3/"; \
 	    install -d '$(DESTDIR)$(mandir)/man3' '$(DESTDIR)$(docdir)' && \
-	    install -m 644 doc/man/man3/*.3 '$(DESTDIR)$(mandir)/man3/' && \
-	    (cd doc/man/man3 && ls *.3) > '$(MAN_LIST)'; \
+	    install -m 644 doc/man/man3/*.3xlat '$(DESTDIR)$(mandir)/man3/' && \
+	    (cd doc/man/man3 && ls *.3xlat) > '$(MAN_LIST)'; \
 	fi
 ifeq ($(DESTDIR),)
 	@$(run_ldconfig); \
