@@ -33,6 +33,8 @@ PKG_CONFIG ?= pkg-config
 DOXYGEN   ?= doxygen
 LDCONFIG  ?= ldconfig
 CFLAGS    ?= -O2 -g
+# The C++ test of xlat/xlat.hpp; the same optimisation as the C code by default.
+CXXFLAGS  ?= $(CFLAGS)
 LDFLAGS   ?=
 SANFLAGS  ?=
 # Warnings are on for everyone; WERROR=1 (what CI and developers use) makes
@@ -45,6 +47,11 @@ WARNFLAGS += -Werror
 endif
 XCFLAGS   := -std=gnu11 $(WARNFLAGS) -Iinclude -Ilib/core $(CFLAGS) $(SANFLAGS)
 LIBCFLAGS := $(XCFLAGS) -fPIC -fvisibility=hidden -DXLAT_BUILDING_LIBRARY
+CXXWARNFLAGS := -Wall -Wextra -Wshadow
+ifeq ($(WERROR),1)
+CXXWARNFLAGS += -Werror
+endif
+XCXXFLAGS := -std=c++17 $(CXXWARNFLAGS) -Iinclude $(CXXFLAGS) $(SANFLAGS)
 
 CHECK_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
@@ -56,6 +63,8 @@ OUT   ?= lib
 LIB_SRCS  := $(sort $(wildcard lib/*/*.c))
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 HEADERS   := $(sort $(wildcard include/xlat/*.h))
+# Header-only C++ API, installed beside the C headers (not in Doxygen's input).
+CXX_HEADERS := $(sort $(wildcard include/xlat/*.hpp))
 STATIC    := $(OUT)/libxlat.a
 SHARED    := $(OUT)/$(SOFILE)
 
@@ -71,6 +80,10 @@ TEST_BIN   := $(BUILD)/tests/check_xlat
 LONG_BIN   := $(BUILD)/tests/check_long
 BENCH_SRCS := $(sort $(wildcard tests/bench/*.c))
 BENCH_BIN  := $(BUILD)/tests/bench_xlat
+# tests/cxx/check_cxx.cc built twice: the default mode (-fno-exceptions
+# -fno-rtti) and the host's opt-in to exceptions (XLAT_CXX_EXCEPTIONS).
+CXX_TEST_SRC  := tests/cxx/check_cxx.cc
+CXX_TEST_BINS := $(BUILD)/tests/check_cxx $(BUILD)/tests/check_cxx_exc
 EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/*.c)))
 
 TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
@@ -113,6 +126,14 @@ $(TEST_BIN): $(TEST_SRCS) $(TEST_COMMON) tests/suites.h $(STATIC) $(SHARED)
 	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) $(filter %.c,$(TEST_COMMON)) \
 	    -o $@ $(STATIC) $(CHECK_LIBS) $(LDFLAGS)
 
+$(BUILD)/tests/check_cxx: $(CXX_TEST_SRC) $(HEADERS) $(CXX_HEADERS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CXX) $(XCXXFLAGS) -fno-exceptions -fno-rtti $< -o $@ $(STATIC) $(LDFLAGS)
+
+$(BUILD)/tests/check_cxx_exc: $(CXX_TEST_SRC) $(HEADERS) $(CXX_HEADERS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CXX) $(XCXXFLAGS) -DXLAT_CXX_EXCEPTIONS $< -o $@ $(STATIC) $(LDFLAGS)
+
 $(LONG_BIN): $(LONG_SRCS) $(TEST_COMMON) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(LONG_SRCS) $(filter %.c,$(TEST_COMMON)) \
@@ -122,9 +143,11 @@ $(BENCH_BIN): $(BENCH_SRCS) tests/bench/bench.h $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $(BENCH_SRCS) -o $@ $(STATIC) $(LDFLAGS)
 
-check: all $(TEST_BIN)
+# The C++ tests run first, so that Check's summary stays the last line.
+check: all $(TEST_BIN) $(CXX_TEST_BINS)
 	@if [ -z "$(CHECK_LIBS)" ]; then \
 	    echo "make check needs Check: apt-get install -y check pkg-config" >&2; exit 1; fi
+	$(foreach t,$(CXX_TEST_BINS),$(t) &&) true
 	$(TEST_BIN)
 
 check-long: all $(LONG_BIN)
@@ -147,7 +170,7 @@ bench: $(BENCH_BIN)
 
 sanitize:
 	$(MAKE) BUILD=build/san OUT=build/san/lib CFLAGS="-O1 -g -fno-omit-frame-pointer" \
-	    SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check
+	    CXXFLAGS="-O1 -g -fno-omit-frame-pointer" SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check
 
 # libxlat.pc and the CMake package record the install paths: build/pc-vars
 # changes whenever they do (make install PREFIX=... after a plain make), and
@@ -207,7 +230,7 @@ endef
 
 install: all
 	install -d $(DESTDIR)$(includedir)/xlat $(DESTDIR)$(libdir)/pkgconfig $(DESTDIR)$(cmakedir)
-	install -m 644 $(HEADERS) $(DESTDIR)$(includedir)/xlat/
+	install -m 644 $(HEADERS) $(CXX_HEADERS) $(DESTDIR)$(includedir)/xlat/
 	install -m 644 $(STATIC) $(DESTDIR)$(libdir)/
 	install -m 755 $(SHARED) $(DESTDIR)$(libdir)/
 	ln -sf $(SOFILE) $(DESTDIR)$(libdir)/$(SONAME)
@@ -241,7 +264,7 @@ UNINSTALL_DIRS = $(includedir)/xlat $(libdir)/pkgconfig $(cmakedir) \
                  $(filter %/cmake,$(patsubst %/,%,$(dir $(cmakedir)))) $(docdir) $(mandir)/man3
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(includedir)/xlat/,$(notdir $(HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(includedir)/xlat/,$(notdir $(HEADERS) $(CXX_HEADERS)))
 	rm -f $(DESTDIR)$(libdir)/libxlat.a $(DESTDIR)$(libdir)/$(SOFILE) \
 	    $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/libxlat.so \
 	    $(DESTDIR)$(libdir)/pkgconfig/libxlat.pc
