@@ -44,10 +44,12 @@ extern "C" {
  * ::XLAT_ERR_STATE), and must not destroy the context or the unit that is
  * calling it.
  *
- * **Tearing down.** Units that send to one another keep pointers into each
- * other while requests are in flight (answers owed, senders waiting for
- * room). Destroy a unit when it is idle, or destroy all the units of a
- * context together and do not advance the context in between.
+ * **Tearing down.** xlat_ctx_destroy() destroys every unit still alive on
+ * the context, newest first, so a host may destroy the context alone.
+ * Units that send to one another keep pointers into each other while
+ * requests are in flight (answers owed, senders waiting for room). Destroy
+ * a unit when it is idle, or destroy all the units of a context together
+ * (xlat_ctx_destroy() does) and do not advance the context in between.
  * @{
  */
 
@@ -86,8 +88,16 @@ XLAT_API void xlat_ctx_config_init(xlat_ctx_config *cfg);
 XLAT_API int xlat_ctx_create(const xlat_ctx_config *cfg, xlat_ctx **out);
 
 /**
- * @brief Destroy a context. Destroy its units first. Pending events are
- *        dropped without being called. NULL does nothing.
+ * @brief Destroy a context and every unit still alive on it. NULL does
+ *        nothing.
+ *
+ * The units the host did not destroy are destroyed first, newest first
+ * (the order in which their creates returned, reversed; a unit another
+ * one built, such as the TLBs of a system, goes with its owner), so that
+ * each goes before the units it was built on. Units destroyed earlier
+ * are simply gone: destroying some or all of them first keeps working.
+ * Pending events are dropped without being called; requests in flight are
+ * not answered. Must not be called from inside a callback.
  * @param ctx the context, or NULL.
  */
 XLAT_API void xlat_ctx_destroy(xlat_ctx *ctx);

@@ -239,6 +239,13 @@ XLAT_API size_t xlat_system_gpu_memory(const xlat_system *sys, uint32_t gpu);
 XLAT_API void xlat_system_stats_get(const xlat_system *sys, xlat_system_stats *out,
                                     size_t out_size);
 
+/**
+ * @brief Zero the system's own counters (its TLBs, links, GMMUs and IOMMU
+ *        keep theirs: reset every unit at once with xlat_stats_reset()).
+ * @param sys the system; NULL does nothing.
+ */
+XLAT_API void xlat_system_stats_reset(xlat_system *sys);
+
 /** @} */
 
 #ifdef __cplusplus

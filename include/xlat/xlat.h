@@ -12,6 +12,7 @@
 #include "common.h"
 #include "version.h"
 #include "ctx.h"
+#include "stats.h"
 #include "target.h"
 #include "tlb.h"
 #include "fixed.h"

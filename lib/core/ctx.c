@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "registry.h"
 
 void xlat__wheel_init(struct xlat_wheel *w);
 int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
@@ -84,6 +85,7 @@ void xlat_ctx_destroy(xlat_ctx *ctx)
 {
     if (!ctx)
         return;
+    xlat__reg_destroy_all(ctx); /* what the host left alive; events are not run */
     xlat__wheel_release(ctx);
     xlat_allocator a = ctx->alloc;
     a.free(a.user, ctx, sizeof(*ctx));

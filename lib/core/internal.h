@@ -16,6 +16,8 @@
 
 #define XLAT_ERRMSG_LEN 256
 
+struct xlat__reg; /* registry.h */
+
 struct xlat_ctx {
     xlat_allocator alloc;
     uint64_t seed;
@@ -23,6 +25,8 @@ struct xlat_ctx {
     uint64_t now;
     int in_advance;
     uint32_t units;          /* unit ids handed out so far (0 is the host) */
+    struct xlat__reg *reg_head, *reg_tail; /* live units, in creation order */
+    const struct xlat__reg *adopter; /* owner of the units created now (registry.h) */
     struct xlat_wheel wheel;
     char errmsg[XLAT_ERRMSG_LEN];
     /* What the last refusal's message was made of (see xlat__busy). */

@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "pool.h"
+#include "registry.h"
 #include "waitq.h"
 
 struct xlat__unit {

@@ -6,6 +6,7 @@
  * parked in a victim stash.
  */
 #include "internal.h"
+#include "registry.h"
 #include "xlat/cuckoo.h"
 
 /* Highest number of buckets: keeps slot counts within 35 bits and every
@@ -28,6 +29,7 @@ struct xlat_cuckoo {
     uint64_t key_alt;
     xlat_rng rng;         /* kick choices */
     xlat_rng rng_start;   /* rng as it was after create, restored by clear */
+    struct xlat__reg reg;
 };
 
 void xlat_cuckoo_config_init(xlat_cuckoo_config *cfg)
@@ -325,6 +327,11 @@ static int alloc_filter(xlat_ctx *ctx, const xlat_cuckoo_config *c, size_t words
     return XLAT_OK;
 }
 
+static void destroy(void *cf) { xlat_cuckoo_destroy(cf); }
+
+/* A filter counts nothing: it is registered to be named and torn down. */
+static const struct xlat__reg_ops reg_ops = {"cuckoo", NULL, NULL, destroy};
+
 int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo **out)
 {
     xlat_cuckoo_config c;
@@ -353,6 +360,7 @@ int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo
     cf->f = c.fp_bits;
     cf->fp_mask = (UINT64_C(1) << c.fp_bits) - 1;
     seed_filter(cf);
+    xlat__reg_add(ctx, &cf->reg, &reg_ops, cf, NULL, 0);
     *out = cf;
     return XLAT_OK;
 }
@@ -362,6 +370,7 @@ void xlat_cuckoo_destroy(xlat_cuckoo *cf)
     if (!cf)
         return;
     xlat_ctx *ctx = cf->ctx;
+    xlat__reg_remove(ctx, &cf->reg);
     xlat__free(ctx, cf->undo, cf->cfg.max_kicks);
     xlat__free(ctx, cf->table, cf->table_words * sizeof(uint64_t));
     xlat__free(ctx, cf, sizeof(*cf));

@@ -1,6 +1,7 @@
 /* The fixed-latency responder: every answer leaves `latency` cycles after
  * acceptance, translated by the host's function or an identity map. */
 #include "delay.h"
+#include "registry.h"
 #include "xlat/fixed.h"
 
 struct fixed_pending {
@@ -15,6 +16,7 @@ struct xlat_fixed {
     struct xlat_delay answers; /* every answer waits `latency` cycles */
     xlat_fixed_config cfg;
     xlat_fixed_stats stats;
+    struct xlat__reg reg;
 };
 
 void xlat_fixed_config_init(xlat_fixed_config *cfg)
@@ -30,10 +32,12 @@ void xlat_fixed_config_init(xlat_fixed_config *cfg)
 }
 
 static void deliver(struct xlat_delay *line, struct xlat_delay_item *item);
+static const struct xlat__reg_ops reg_ops;
 
 static void fixed_free(xlat_fixed *f)
 {
     xlat_ctx *ctx = f->unit.ctx;
+    xlat__reg_remove(ctx, &f->reg);
     xlat__unit_fini(&f->unit);
     xlat__free(ctx, f, sizeof(*f));
 }
@@ -70,6 +74,7 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
     f->cfg = c;
     f->cfg.name = f->unit.name;
     xlat__delay_init(&f->answers, &f->unit, c.latency, deliver);
+    xlat__reg_add(ctx, &f->reg, &reg_ops, f, f->unit.name, f->unit.id);
     *out = f;
     return XLAT_OK;
 }
@@ -169,3 +174,22 @@ void xlat_fixed_stats_reset(xlat_fixed *f)
     if (f)
         memset(&f->stats, 0, sizeof(f->stats));
 }
+
+/* Counters by name (doc/statistics.md): one line per member of xlat_fixed_stats. */
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_fixed_stats, requests),
+    XLAT__COUNTER(xlat_fixed_stats, refusals),
+    XLAT__COUNTER(xlat_fixed_stats, faults),
+};
+
+static void stats_foreach(const void *f, const struct xlat__stats_sink *sink)
+{
+    xlat_fixed_stats st;
+    xlat_fixed_stats_get(f, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void stats_reset(void *f) { xlat_fixed_stats_reset(f); }
+static void destroy(void *f) { xlat_fixed_destroy(f); }
+
+static const struct xlat__reg_ops reg_ops = {"fixed", stats_foreach, stats_reset, destroy};

@@ -87,6 +87,7 @@ static int woken_drain(void *gmmu, xlat_event_fn fn, void *user)
 static void gmmu_free(xlat_gmmu *g)
 {
     xlat_ctx *ctx = g->u.ctx;
+    xlat__reg_remove(ctx, &g->reg);
     xlat__cancel_events(ctx, woken_drain, g);
     xlat__unit_fini(&g->u);
     xlat__free(ctx, g, sizeof(*g));
@@ -143,6 +144,7 @@ int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out
     g->mode = xlat__gmmu_mode_ops(c.mode);
     g->woke_at = XLAT_NEVER;
     xlat__gmmu_epoch_init(&g->epoch, &g->cfg, ctx->now);
+    xlat__reg_add(ctx, &g->reg, &xlat__gmmu_reg_ops, g, g->u.name, g->u.id);
     *out = g;
     return XLAT_OK;
 }

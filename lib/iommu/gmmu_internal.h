@@ -88,6 +88,7 @@ struct xlat_gmmu {
     size_t unanswered; /* accepted, not yet answered */
     uint64_t woke_at;  /* cycle of the last wake of refused senders (XLAT_NEVER: none) */
     int rewake;        /* a wake is posted for the next cycle */
+    struct xlat__reg reg;
 };
 
 /* gmmu_bypass.c */
@@ -108,5 +109,8 @@ struct gmmu_epoch xlat__gmmu_epoch_now(const xlat_gmmu *g, xlat_gmmu_stats *st);
  * 0 remote, -1 not counted. */
 int xlat__gmmu_locality(const xlat_gmmu *g, const struct gmmu_req *r, int side,
                         const xlat_resp *resp);
+
+/* The GMMU as a unit of its context's registry (gmmu_stats.c). */
+extern const struct xlat__reg_ops xlat__gmmu_reg_ops;
 
 #endif

@@ -207,6 +207,7 @@ static int woken_walks(void *iommu, xlat_event_fn fn, void *user)
 
 static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
 {
+    xlat__reg_remove(ctx, &m->reg);
     xlat__cancel_events(ctx, woken_walks, m);
     for (uint32_t g = 0; g < IOMMU_MAX_GPUS; g++)
         if (m->l2[g])
@@ -258,12 +259,15 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
     m->incl = incl_policy(c.inclusion, c.multi_app);
     m->woke_at = UINT64_MAX; /* no wake yet, not even at cycle 0 */
     rc = unit_init(m, ctx);
+    const struct xlat__reg *outer = xlat__reg_adopt(ctx, &m->reg); /* its TLBs, walkers, trackers */
     if (rc == XLAT_OK)
         rc = build(m);
+    xlat__reg_restore(ctx, outer);
     if (rc != XLAT_OK) {
         iommu_free(ctx, m);
         return rc == XLAT_ERR_NOMEM ? xlat__fail(ctx, rc, "xlat_iommu_create: out of memory") : rc;
     }
+    xlat__reg_add(ctx, &m->reg, &xlat__iommu_reg_ops, m, m->u.name, m->u.id);
     *out = m;
     return XLAT_OK;
 }

@@ -92,3 +92,45 @@ bool xlat_iommu_tracked(const xlat_iommu *m, uint32_t gpu, uint32_t pasid, uint6
     return m && gpu < m->cfg.gpus && m->incl->tracked &&
            m->incl->tracked(m->incl_state, gpu, pasid, vaddr);
 }
+
+void xlat_iommu_stats_reset(xlat_iommu *m)
+{
+    if (m)
+        memset(&m->st, 0, sizeof(m->st));
+}
+
+/* Counters by name (doc/statistics.md): one line per member of xlat_iommu_stats. */
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_iommu_stats, requests),
+    XLAT__COUNTER(xlat_iommu_stats, refusals),
+    XLAT__COUNTER(xlat_iommu_stats, tlb_hits),
+    XLAT__COUNTER(xlat_iommu_stats, tlb2_hits),
+    XLAT__COUNTER(xlat_iommu_stats, walks),
+    XLAT__COUNTER(xlat_iommu_stats, walk_answers),
+    XLAT__COUNTER(xlat_iommu_stats, remote_probes),
+    XLAT__COUNTER(xlat_iommu_stats, remote_hits),
+    XLAT__COUNTER(xlat_iommu_stats, remote_misses),
+    XLAT__COUNTER(xlat_iommu_stats, late_discarded),
+    XLAT__COUNTER(xlat_iommu_stats, faults),
+    XLAT__COUNTER(xlat_iommu_stats, fault_batches),
+    XLAT__COUNTER(xlat_iommu_stats, victims_in),
+    XLAT__COUNTER(xlat_iommu_stats, victims_dropped),
+    XLAT__COUNTER(xlat_iommu_stats, spills),
+    XLAT__COUNTER(xlat_iommu_stats, back_invalidations),
+    XLAT__COUNTER(xlat_iommu_stats, tracker_inserts),
+    XLAT__COUNTER(xlat_iommu_stats, tracker_full),
+    XLAT__COUNTER(xlat_iommu_stats, max_spill_chain),
+    XLAT__COUNTER(xlat_iommu_stats, walks_aborted),
+};
+
+static void stats_foreach(const void *m, const struct xlat__stats_sink *sink)
+{
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(m, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void stats_reset(void *m) { xlat_iommu_stats_reset(m); }
+static void destroy(void *m) { xlat_iommu_destroy(m); }
+
+const struct xlat__reg_ops xlat__iommu_reg_ops = {"iommu", stats_foreach, stats_reset, destroy};

@@ -85,6 +85,7 @@ struct xlat_iommu {
     uint32_t nfaults;
     bool fault_timer;
     xlat_iommu_stats st;
+    struct xlat__reg reg;
 };
 
 /* Victims and the IOMMU TLB (iommu_victim.c). */
@@ -108,5 +109,8 @@ void xlat__iommu_services_init(struct xlat_iommu *m);
 /* Page requests (iommu_fault.c). */
 void xlat__iommu_walk_fault(void *user, xlat_walker *pool, const xlat_walk_fault *fault);
 int xlat__iommu_faults_init(struct xlat_iommu *m);
+
+/* The IOMMU as a unit of its context's registry (iommu_control.c). */
+extern const struct xlat__reg_ops xlat__iommu_reg_ops;
 
 #endif

@@ -4,6 +4,7 @@
  * order in the link, behind one retry, so the link's events are bounded by
  * three however many requests it carries. */
 #include "delay.h"
+#include "registry.h"
 #include "xlat/link.h"
 
 struct link_req {
@@ -24,6 +25,7 @@ struct xlat_link {
     struct link_req *blocked, *blocked_tail; /* refused by the far side, in order */
     int retry_armed;
     xlat_link_stats st;
+    struct xlat__reg reg;
 };
 
 void xlat_link_config_init(xlat_link_config *cfg)
@@ -37,6 +39,7 @@ void xlat_link_config_init(xlat_link_config *cfg)
 
 static void crossed(struct xlat_delay *line, struct xlat_delay_item *item);
 static void came_back(struct xlat_delay *line, struct xlat_delay_item *item);
+static const struct xlat__reg_ops reg_ops;
 
 /* The link has no bound on requests in flight: its record pool doubles when
  * more are in flight than ever before (documented in link.h). */
@@ -65,6 +68,7 @@ int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out
     l->cfg.name = l->unit.name;
     xlat__delay_init(&l->there, &l->unit, c.latency, crossed);
     xlat__delay_init(&l->back, &l->unit, c.latency_back, came_back);
+    xlat__reg_add(ctx, &l->reg, &reg_ops, l, l->unit.name, l->unit.id);
     *out = l;
     return XLAT_OK;
 }
@@ -74,6 +78,7 @@ void xlat_link_destroy(xlat_link *l)
     if (!l)
         return;
     xlat_ctx *ctx = l->unit.ctx;
+    xlat__reg_remove(ctx, &l->reg);
     xlat__unit_fini(&l->unit);
     xlat__free(ctx, l, sizeof(*l));
 }
@@ -196,3 +201,32 @@ void xlat_link_stats_get(const xlat_link *l, xlat_link_stats *out, size_t out_si
 {
     xlat__copy_out(out, out_size, l ? &l->st : NULL, sizeof(l->st));
 }
+
+void xlat_link_stats_reset(xlat_link *l)
+{
+    if (!l)
+        return;
+    uint64_t in_flight = l->st.in_flight; /* a gauge: the requests still owe answers */
+    memset(&l->st, 0, sizeof(l->st));
+    l->st.in_flight = in_flight;
+}
+
+/* Counters by name (doc/statistics.md): one line per member of xlat_link_stats. */
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_link_stats, requests),
+    XLAT__COUNTER(xlat_link_stats, retries),
+    XLAT__COUNTER(xlat_link_stats, answers),
+    XLAT__COUNTER(xlat_link_stats, in_flight),
+};
+
+static void stats_foreach(const void *l, const struct xlat__stats_sink *sink)
+{
+    xlat_link_stats st;
+    xlat_link_stats_get(l, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void stats_reset(void *l) { xlat_link_stats_reset(l); }
+static void destroy(void *l) { xlat_link_destroy(l); }
+
+static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy};

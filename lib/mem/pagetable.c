@@ -197,6 +197,7 @@ int xlat_pagetable_create(xlat_ctx *ctx, const xlat_pagetable_config *cfg, xlat_
     pt->entries = UINT32_C(1) << c.bits_per_level;
     pt->va_bits = c.page_shift + c.levels * c.bits_per_level;
     pt->leaf_levels = c.levels < 3 ? c.levels : 3;
+    xlat__reg_add(ctx, &pt->reg, &xlat__pagetable_reg_ops, pt, NULL, 0);
     *out = pt;
     return XLAT_OK;
 }
@@ -205,6 +206,7 @@ void xlat_pagetable_destroy(xlat_pagetable *pt)
 {
     if (!pt)
         return;
+    xlat__reg_remove(pt->ctx, &pt->reg);
     for (size_t i = 0; i < pt->nodes.cap; i++)
         if (pt->nodes.slot[i].node)
             node_release(pt, pt->nodes.slot[i].node);

@@ -7,6 +7,7 @@
 
 #include "xlat/pagetable.h"
 #include "internal.h"
+#include "registry.h"
 #include "xlat/physmem.h"
 
 /* ---- for other units: pt_walk.h -------------------------------------- */
@@ -50,6 +51,7 @@ struct xlat_pagetable {
     struct pt_map nodes;    /* node frame -> node */
     struct pt_map roots;    /* PASID -> root node */
     xlat_pagetable_stats stats;
+    struct xlat__reg reg;
 };
 
 struct pt_node *xlat__pt_map_get(const struct pt_map *m, uint64_t key);
@@ -95,5 +97,8 @@ void xlat__pt_descend(const xlat_pagetable *pt, struct pt_node *root, uint64_t v
 /* The present leaf that maps `vaddr` in `pasid`: XLAT_OK or NOT_FOUND. */
 int xlat__pt_find_leaf(const xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr,
                        struct pt_pos *pos);
+
+/* The page table as a unit of its context's registry (pagetable_read.c). */
+extern const struct xlat__reg_ops xlat__pagetable_reg_ops;
 
 #endif /* XLAT_PAGETABLE_INTERNAL_H */

@@ -200,3 +200,31 @@ void xlat_pagetable_stats_get(const xlat_pagetable *pt, xlat_pagetable_stats *ou
         st.bytes += st.nodes[k] << PT_NODE_SHIFT;
     xlat__copy_out(out, out_size, &st, sizeof(st));
 }
+
+/* Figures by name (doc/statistics.md): one line per member of
+ * xlat_pagetable_stats, arrays by level (index = level, 0 included). They
+ * describe the table, so there is nothing to reset. */
+#define PT_LEVELS(m)                                                                  \
+    XLAT__COUNTER_AT4(xlat_pagetable_stats, m, 0, 1, 2, 3),                           \
+        XLAT__COUNTER_AT(xlat_pagetable_stats, m, 4),                                 \
+        XLAT__COUNTER_AT(xlat_pagetable_stats, m, 5), XLAT__COUNTER_AT(xlat_pagetable_stats, m, 6)
+_Static_assert(XLAT__ARRAY_LEN(xlat_pagetable_stats, nodes) == 7 &&
+                   XLAT__ARRAY_LEN(xlat_pagetable_stats, mapped) == 7,
+               "the tables below name every level");
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_pagetable_stats, address_spaces),
+    PT_LEVELS(nodes),
+    XLAT__COUNTER(xlat_pagetable_stats, bytes),
+    PT_LEVELS(mapped),
+};
+
+static void stats_foreach(const void *pt, const struct xlat__stats_sink *sink)
+{
+    xlat_pagetable_stats st;
+    xlat_pagetable_stats_get(pt, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void destroy(void *pt) { xlat_pagetable_destroy(pt); }
+
+const struct xlat__reg_ops xlat__pagetable_reg_ops = {"pagetable", stats_foreach, NULL, destroy};

@@ -4,6 +4,7 @@
  * chunking mappings Barre Chord compares against (§VII-H6). */
 #include "xlat/physmem.h"
 #include "internal.h"
+#include "registry.h"
 
 /* Frame numbers must fit the 40-bit frame field of an x86-64 PTE
  * (52-bit physical addresses). */
@@ -35,6 +36,7 @@ struct xlat_physmem {
     uint32_t regions;
     uint32_t order[XLAT_PHYSMEM_MAX_REGIONS]; /* region indices by ascending base */
     struct region region[XLAT_PHYSMEM_MAX_REGIONS];
+    struct xlat__reg reg;
 };
 
 static uint64_t summary_words(const struct region *r) { return (r->words + 63) / 64; }
@@ -262,6 +264,7 @@ static int region_init(xlat_ctx *ctx, struct region *r)
 
 static void physmem_free_all(xlat_physmem *m)
 {
+    xlat__reg_remove(m->ctx, &m->reg);
     for (uint32_t i = 0; i < m->regions; i++) {
         struct region *r = &m->region[i];
         xlat__free(m->ctx, r->used, r->words * sizeof(uint64_t));
@@ -290,6 +293,11 @@ static int physmem_build(xlat_physmem *m, const xlat_physmem_config *c)
     return XLAT_OK;
 }
 
+static void destroy(void *m) { xlat_physmem_destroy(m); }
+
+/* Physical memory counts nothing: it is registered to be named and torn down. */
+static const struct xlat__reg_ops reg_ops = {"physmem", NULL, NULL, destroy};
+
 int xlat_physmem_create(xlat_ctx *ctx, const xlat_physmem_config *cfg, xlat_physmem **out)
 {
     xlat_physmem_config c;
@@ -314,6 +322,7 @@ int xlat_physmem_create(xlat_ctx *ctx, const xlat_physmem_config *cfg, xlat_phys
         physmem_free_all(m);
         return rc;
     }
+    xlat__reg_add(ctx, &m->reg, &reg_ops, m, NULL, 0);
     *out = m;
     return XLAT_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "registry.h"
 #include "xlat/tlb.h"
 #include "xlat/pagetable.h"
 #include "xlat/pwc.h"
@@ -29,6 +30,7 @@ struct xlat_pwc {
     xlat_tlb *cache[PWC_SLOTS];    /* the distinct caches (owned), deepest level first */
     uint32_t ncache;
     xlat_pwc_stats stats;
+    struct xlat__reg reg;
 };
 
 void xlat_pwc_config_init(xlat_pwc_config *cfg)
@@ -178,8 +180,11 @@ static int build_caches(xlat_pwc *p)
     return XLAT_OK;
 }
 
+static const struct xlat__reg_ops reg_ops;
+
 static void pwc_free(xlat_pwc *p)
 {
+    xlat__reg_remove(p->ctx, &p->reg);
     for (uint32_t i = 0; i < p->ncache; i++)
         xlat_tlb_destroy(p->cache[i]);
     xlat__strfree(p->ctx, p->name);
@@ -206,12 +211,15 @@ int xlat_pwc_create(xlat_ctx *ctx, const xlat_pwc_config *cfg, xlat_pwc **out)
     p->name = xlat__strdup(ctx, c.name ? c.name : "pwc");
     p->cfg.name = p->name;
     /* The config is checked, so a cache can only fail for memory. */
+    const struct xlat__reg *outer = xlat__reg_adopt(ctx, &p->reg); /* its caches are its own */
     rc = p->name ? build_caches(p) : XLAT_ERR_NOMEM;
+    xlat__reg_restore(ctx, outer);
     if (rc != XLAT_OK) {
         pwc_free(p);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_pwc_create: out of memory for %s",
                           c.name ? c.name : "pwc");
     }
+    xlat__reg_add(ctx, &p->reg, &reg_ops, p, p->name, 0);
     *out = p;
     return XLAT_OK;
 }
@@ -353,3 +361,27 @@ void xlat_pwc_stats_reset(xlat_pwc *p)
     if (p)
         memset(&p->stats, 0, sizeof(p->stats));
 }
+
+/* Counters by name (doc/statistics.md): one line per member of
+ * xlat_pwc_stats, hits by level (index = level). */
+_Static_assert(XLAT__ARRAY_LEN(xlat_pwc_stats, hits) == 8, "the table below names every level");
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_pwc_stats, lookups),
+    XLAT__COUNTER(xlat_pwc_stats, misses),
+    XLAT__COUNTER_AT4(xlat_pwc_stats, hits, 0, 1, 2, 3),
+    XLAT__COUNTER_AT4(xlat_pwc_stats, hits, 4, 5, 6, 7),
+    XLAT__COUNTER(xlat_pwc_stats, fills),
+    XLAT__COUNTER(xlat_pwc_stats, evictions),
+};
+
+static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
+{
+    xlat_pwc_stats st;
+    xlat_pwc_stats_get(p, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void stats_reset(void *p) { xlat_pwc_stats_reset(p); }
+static void destroy(void *p) { xlat_pwc_destroy(p); }
+
+static const struct xlat__reg_ops reg_ops = {"pwc", stats_foreach, stats_reset, destroy};

@@ -128,8 +128,11 @@ static int build_gpu(struct xlat_system *s, uint32_t g)
     return rc;
 }
 
+static const struct xlat__reg_ops reg_ops;
+
 static void system_free(struct xlat_system *s)
 {
+    xlat__reg_remove(s->ctx, &s->reg);
     xlat_iommu_destroy(s->iommu); /* first: it gives the L2s their callbacks back */
     for (uint32_t g = 0; g < s->cfg.gpus; g++) {
         for (uint32_t c = 0; s->l1 && c < s->cfg.cus; c++)
@@ -241,10 +244,15 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
     s->ctx = ctx;
     s->cfg = c;
     rc = take_templates(ctx, &s->cfg, &s->tmpl);
-    if (rc != XLAT_OK || (rc = build(s)) != XLAT_OK) {
+    const struct xlat__reg *outer = xlat__reg_adopt(ctx, &s->reg); /* everything it builds */
+    if (rc == XLAT_OK)
+        rc = build(s);
+    xlat__reg_restore(ctx, outer);
+    if (rc != XLAT_OK) {
         system_free(s);
         return rc;
     }
+    xlat__reg_add(ctx, &s->reg, &reg_ops, s, NULL, 0);
     *out = s;
     return XLAT_OK;
 }
@@ -327,3 +335,29 @@ void xlat_system_stats_get(const xlat_system *s, xlat_system_stats *out, size_t 
 {
     xlat__copy_out(out, out_size, s ? &s->st : NULL, sizeof(s->st));
 }
+
+void xlat_system_stats_reset(xlat_system *s)
+{
+    if (s)
+        memset(&s->st, 0, sizeof(s->st));
+}
+
+/* Counters by name (doc/statistics.md): one line per member of xlat_system_stats. */
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_system_stats, requests),
+    XLAT__COUNTER(xlat_system_stats, refusals),
+    XLAT__COUNTER(xlat_system_stats, probes),
+    XLAT__COUNTER(xlat_system_stats, probe_hits),
+};
+
+static void stats_foreach(const void *s, const struct xlat__stats_sink *sink)
+{
+    xlat_system_stats st;
+    xlat_system_stats_get(s, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void stats_reset(void *s) { xlat_system_stats_reset(s); }
+static void destroy(void *s) { xlat_system_destroy(s); }
+
+static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy};

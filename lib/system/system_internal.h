@@ -40,6 +40,7 @@ struct xlat_system {
     xlat_gmmu *gmmu[SYSTEM_MAX_GPUS];
     xlat_iommu *iommu;
     xlat_system_stats st;
+    struct xlat__reg reg;
 };
 
 /* A ring stop for `gpu` in front of `below`; *out becomes its target. */

@@ -100,6 +100,7 @@ static int init_storage(xlat_tlb *t)
 
 static void tlb_free(xlat_tlb *t)
 {
+    xlat__reg_remove(t->ctx, &t->reg);
     xlat__tlb_timed_release(t);
     xlat__tlb_hooks_release(t->ctx, &t->evict_listeners);
     xlat__tlb_hooks_release(t->ctx, &t->inval_observers);
@@ -137,6 +138,7 @@ int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_tlb_create: out of memory for %s",
                           c.name ? c.name : "tlb");
     }
+    xlat__reg_add(ctx, &t->reg, &xlat__tlb_reg_ops, t, t->name, 0);
     *out = t;
     return XLAT_OK;
 }

@@ -4,6 +4,7 @@
 #define XLAT_TLB_INTERNAL_H
 
 #include "internal.h"
+#include "registry.h"
 #include "xlat/tlb.h"
 #include "pool.h"
 
@@ -88,6 +89,7 @@ struct xlat_tlb {
     struct tlb_hooks evict_listeners; /* xlat_tlb_evict_listen(), in order */
     struct tlb_hooks inval_observers; /* internal: the timed unit */
     struct tlb_timed *timed;          /* NULL until a timed call needs it */
+    struct xlat__reg reg;
 };
 
 
@@ -197,5 +199,8 @@ void xlat__tlb_unobserve(xlat_tlb *t, tlb_inval_fn fn, void *user);
 void xlat__tlb_notify_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd);
 /* Calls the eviction slot, then every listener in registration order. */
 void xlat__tlb_notify_evicted(xlat_tlb *t, const xlat_tlb_entry *gone);
+
+/* The TLB as a unit of its context's registry (tlb_report.c). */
+extern const struct xlat__reg_ops xlat__tlb_reg_ops;
 
 #endif

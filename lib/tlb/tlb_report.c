@@ -61,3 +61,29 @@ void xlat_tlb_stats_reset(xlat_tlb *t)
     if (t)
         memset(&t->stats, 0, sizeof(t->stats));
 }
+
+/* Counters by name (doc/statistics.md): one line per member of xlat_tlb_stats. */
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_tlb_stats, accesses),
+    XLAT__COUNTER(xlat_tlb_stats, hits),
+    XLAT__COUNTER(xlat_tlb_stats, misses),
+    XLAT__COUNTER(xlat_tlb_stats, mshr_merges),
+    XLAT__COUNTER(xlat_tlb_stats, refusals),
+    XLAT__COUNTER(xlat_tlb_stats, inserts),
+    XLAT__COUNTER(xlat_tlb_stats, updates),
+    XLAT__COUNTER(xlat_tlb_stats, evictions),
+    XLAT__COUNTER(xlat_tlb_stats, invalidations),
+    XLAT__COUNTER(xlat_tlb_stats, faults),
+};
+
+static void stats_foreach(const void *t, const struct xlat__stats_sink *sink)
+{
+    xlat_tlb_stats st;
+    xlat_tlb_stats_get(t, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void stats_reset(void *t) { xlat_tlb_stats_reset(t); }
+static void destroy(void *t) { xlat_tlb_destroy(t); }
+
+const struct xlat__reg_ops xlat__tlb_reg_ops = {"tlb", stats_foreach, stats_reset, destroy};

@@ -90,6 +90,7 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
 /* `ctx` is passed: the skeleton may not be set up yet. */
 static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
 {
+    xlat__reg_remove(ctx, &p->reg);
     if (p->sched_ready && p->ops->fini)
         p->ops->fini(p->sched);
     xlat__free(ctx, p->sched, p->sched_size);
@@ -225,6 +226,7 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
         return rc;
     }
     p->cfg.name = p->unit.name;
+    xlat__reg_add(ctx, &p->reg, &xlat__walker_reg_ops, p, p->unit.name, p->unit.id);
     *out = p;
     return XLAT_OK;
 }

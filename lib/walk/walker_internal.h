@@ -124,6 +124,7 @@ struct xlat_walker {
     struct xlat_pool waits;         /* wait records: a sender's wake-up (WALK_WAITERS) */
     bool starved;                   /* a sender was refused for want of a record */
     xlat_walker_stats st;
+    struct xlat__reg reg;
 };
 
 /* Queues (walk_queue.c). */
@@ -176,5 +177,8 @@ uint32_t xlat__hist_bucket(uint64_t cycles);
 
 /* Words of the idle-walker bitmap. */
 static inline size_t idle_words(const struct xlat_walker *p) { return (p->cfg.walkers + 63) / 64; }
+
+/* The walker pool as a unit of its context's registry (walker_stats.c). */
+extern const struct xlat__reg_ops xlat__walker_reg_ops;
 
 #endif

@@ -149,3 +149,61 @@ void xlat_walker_stats_reset(xlat_walker *p)
         p->tenant[t].st.in_service = in_service;
     }
 }
+
+/* Counters by name (doc/statistics.md): one line per member of
+ * xlat_walker_stats; reads_level and pwc_hits by level, the histograms by
+ * bucket. The per-tenant figures stay with xlat_walker_tenant_stats_get(). */
+#define BY_LEVEL(m)                                                                         \
+    XLAT__COUNTER_AT4(xlat_walker_stats, m, 0, 1, 2, 3),                                    \
+        XLAT__COUNTER_AT(xlat_walker_stats, m, 4), XLAT__COUNTER_AT(xlat_walker_stats, m, 5), \
+        XLAT__COUNTER_AT(xlat_walker_stats, m, 6)
+_Static_assert(XLAT__ARRAY_LEN(xlat_walker_stats, reads_level) == 7 &&
+                   XLAT__ARRAY_LEN(xlat_walker_stats, pwc_hits) == 7 &&
+                   XLAT__ARRAY_LEN(xlat_walker_stats, queue_hist) == 32 &&
+                   XLAT__ARRAY_LEN(xlat_walker_stats, service_hist) == 32,
+               "the table below names every element");
+static const struct xlat__counter counters[] = {
+    XLAT__COUNTER(xlat_walker_stats, requests),
+    XLAT__COUNTER(xlat_walker_stats, refusals),
+    XLAT__COUNTER(xlat_walker_stats, walks),
+    XLAT__COUNTER(xlat_walker_stats, completed),
+    XLAT__COUNTER(xlat_walker_stats, faults),
+    XLAT__COUNTER(xlat_walker_stats, reads),
+    BY_LEVEL(reads_level),
+    XLAT__COUNTER(xlat_walker_stats, pwc_lookups),
+    BY_LEVEL(pwc_hits),
+    XLAT__COUNTER(xlat_walker_stats, coalesced),
+    XLAT__COUNTER(xlat_walker_stats, partial_coalesces),
+    XLAT__COUNTER(xlat_walker_stats, stolen),
+    XLAT__COUNTER(xlat_walker_stats, mem_retries),
+    XLAT__COUNTER(xlat_walker_stats, queue_cycles),
+    XLAT__COUNTER(xlat_walker_stats, service_cycles),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 0, 1, 2, 3),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 4, 5, 6, 7),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 8, 9, 10, 11),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 12, 13, 14, 15),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 16, 17, 18, 19),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 20, 21, 22, 23),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 24, 25, 26, 27),
+    XLAT__COUNTER_AT4(xlat_walker_stats, queue_hist, 28, 29, 30, 31),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 0, 1, 2, 3),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 4, 5, 6, 7),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 8, 9, 10, 11),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 12, 13, 14, 15),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 16, 17, 18, 19),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 20, 21, 22, 23),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 24, 25, 26, 27),
+    XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 28, 29, 30, 31),
+};
+
+static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
+{
+    xlat_walker_stats st;
+    xlat_walker_stats_get(p, &st, sizeof(st));
+    xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
+}
+
+static void stats_reset(void *p) { xlat_walker_stats_reset(p); }
+static void destroy(void *p) { xlat_walker_destroy(p); }
+
+const struct xlat__reg_ops xlat__walker_reg_ops = {"walker", stats_foreach, stats_reset, destroy};
