@@ -20,6 +20,10 @@ extern "C" {
  *        walkers, by the IOMMU, or by both at once ("Dynamic GMMU Bypass for
  *        Address Translation in Multi-GPU Systems", §2.3, §4).
  *
+ * A GMMU caches no translation: its walkers' page walk cache is the host's
+ * (xlat_pwc_flush()), and the TLBs around it have their own flushes; so it
+ * has no invalidate or flush.
+ *
  * @code
  * xlat_gmmu_config gc;
  * xlat_gmmu_config_init(&gc);

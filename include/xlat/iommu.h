@@ -357,10 +357,14 @@ XLAT_API int xlat_iommu_fault_done(xlat_iommu *iommu, uint64_t token, int status
 
 /**
  * @brief IOMMU TLB shootdown: empties the IOMMU TLB(s) and resets the Local
- *        TLB tracker (least-TLB §4.4).
- * @param iommu the IOMMU; NULL does nothing.
+ *        TLB tracker (least-TLB §4.4). The L2 TLBs and the walkers' PWC are
+ *        left as they are (xlat_system_flush_gpu(), xlat_pwc_flush()).
+ * @param iommu the IOMMU.
+ * @return the number of entries removed from the IOMMU's TLBs (>= 0; the
+ *         tracker's fingerprints are not entries), or ::XLAT_ERR_INVAL for
+ *         a NULL `iommu`.
  */
-XLAT_API void xlat_iommu_flush(xlat_iommu *iommu);
+XLAT_API int xlat_iommu_flush(xlat_iommu *iommu);
 
 /**
  * @brief Invalidate one page of `pasid` everywhere the IOMMU reaches: its
@@ -369,8 +373,9 @@ XLAT_API void xlat_iommu_flush(xlat_iommu *iommu);
  * @param pasid the address space.
  * @param vaddr an address inside the page.
  * @return the number of entries removed from the IOMMU's TLBs and the L2
- *         TLBs (>= 0; PWC entries are not counted), or ::XLAT_ERR_INVAL for
- *         a NULL `iommu`.
+ *         TLBs (>= 0; the PWC's entries are dropped but not counted: they
+ *         are the walkers', see xlat_pwc_invalidate()), or ::XLAT_ERR_INVAL
+ *         for a NULL `iommu`.
  */
 XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t vaddr);
 

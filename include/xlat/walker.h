@@ -27,6 +27,10 @@ extern "C" {
  * remaining level, each read taking `mem_latency` cycles or as long as the
  * host's memory takes. At the leaf the request is answered.
  *
+ * A walker pool caches no translation of its own: its page walk cache is the
+ * host's (xlat_walker_config::pwc), emptied by xlat_pwc_invalidate() and
+ * xlat_pwc_flush(); so the pool has no invalidate or flush.
+ *
  * @code
  * xlat_walker_config wc;
  * xlat_walker_config_init(&wc);
