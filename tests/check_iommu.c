@@ -1,6 +1,7 @@
 /* The IOMMU on its own: two TLB levels, an unbounded TLB, page requests
  * batched to the host, refusals, and every error path. */
 #include "testutil.h"
+#include <xlat/experimental.h> /* preloads and the papers' rules, outside the stable API */
 
 static struct {
     xlat_ctx *ctx;

@@ -36,7 +36,7 @@ static const struct { const char *header; const char *folder; } public_headers[]
     {"fixed.h", "fixed"},   {"link.h", "link"},       {"physmem.h", "mem"},
     {"pagetable.h", "mem"}, {"pwc.h", "mem"},         {"walker.h", "walk"},
     {"gmmu.h", "iommu"},    {"iommu.h", "iommu"},     {"system.h", "system"},
-    {"xlat.h", "system"},
+    {"xlat.h", "system"},   {"experimental.h", "iommu"}, /* it reaches up to iommu.h */
 };
 
 static int rank_of(const char *folder)

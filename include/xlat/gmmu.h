@@ -341,20 +341,6 @@ XLAT_API xlat_target xlat_gmmu_target(xlat_gmmu *gmmu);
 XLAT_API xlat_gmmu_routing xlat_gmmu_route(const xlat_gmmu *gmmu);
 
 /**
- * @brief The §4 decision alone: the route that follows an epoch with
- *        `local` and `remote` counted requests.
- * @param cfg supplies t1, t2 and min_samples.
- * @param local the epoch's L.
- * @param remote the epoch's R.
- * @param current the route in force, kept when local + remote < min_samples.
- * @return ::XLAT_GMMU_ROUTE_LOCAL when L/(L+R) > t1, ::XLAT_GMMU_ROUTE_BYPASS
- *         when it is < t2, else ::XLAT_GMMU_ROUTE_PARALLEL; `current` for a
- *         NULL `cfg`.
- */
-XLAT_API xlat_gmmu_routing xlat_gmmu_decide(const xlat_gmmu_config *cfg, uint64_t local,
-                                            uint64_t remote, xlat_gmmu_routing current);
-
-/**
  * @brief The L and R counters of the current epoch (`counter_bits` wide).
  * @param gmmu the GMMU.
  * @param local receives L (may be NULL).
