@@ -84,7 +84,7 @@ static xlat_tlb *busy_tlb(xlat_ctx *ctx)
     for (uint64_t vpn = 2; vpn <= 6; vpn++) /* 2 was evicted: a miss */
         xlat_tlb_lookup(t, 1, vpn << 12, NULL);
     xlat_tlb_lookup(t, 1, 9 << 12, NULL);
-    ck_assert_int_eq(xlat_tlb_invalidate(t, 1, 3 << 12), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_invalidate(t, 1, 3 << 12), 1);
     return t;
 }
 

@@ -450,6 +450,7 @@ static void compile_every_header(bool cxx)
     scratch s;
     list_headers(&hdrs);
     ck_assert_msg(strlist_has(&hdrs, "xlat.h"), "no umbrella header xlat.h");
+    ck_assert_msg(strlist_has(&hdrs, "experimental.h"), "no experimental.h");
     scratch_open(&s);
     for (size_t i = 0; i < hdrs.n; i++)
         compile_header(&s, hdrs.v[i], cxx);
@@ -466,6 +467,39 @@ END_TEST
 START_TEST(test_headers_cxx)
 {
     compile_every_header(true);
+}
+END_TEST
+
+/* The experimental helpers stay apart: <xlat/xlat.h> does not bring them
+ * (a host asks for <xlat/experimental.h> itself), and the library's own
+ * declaration of the walk layer's helpers (lib/walk/dwspp_rules.h, which may
+ * not include experimental.h) agrees with the public one: conflicting
+ * declarations in one unit do not compile. */
+START_TEST(test_experimental_apart)
+{
+    static const char umbrella[] =
+        "#include <xlat/xlat.h>\n"
+        "#ifdef XLAT_EXPERIMENTAL_H\n#error xlat.h includes experimental.h\n#endif\n"
+        "int xlat_header_test(void);\nint xlat_header_test(void) { return 0; }\n";
+    static const char both[] =
+        "#include <xlat/experimental.h>\n#include \"dwspp_rules.h\"\n"
+        "int xlat_header_test(void);\nint xlat_header_test(void) { return 0; }\n";
+    char src[PATH_MAX];
+    sbuf cmd = {0};
+    scratch s;
+    scratch_open(&s);
+    scratch_path(&s, src, sizeof(src), "umbrella.c");
+    write_text(src, umbrella);
+    sbuf_printf(&cmd, "%s %s -I'%s' -c umbrella.c -o umbrella.o", XLAT_TEST_CC, C_FLAGS, INCDIR);
+    scratch_run(&s, "<xlat/xlat.h> without experimental.h", cmd.s);
+    scratch_path(&s, src, sizeof(src), "both.c");
+    write_text(src, both);
+    cmd.len = 0;
+    sbuf_printf(&cmd, "%s %s -I'%s' -I'%s/lib/walk' -c both.c -o both.o", XLAT_TEST_CC, C_FLAGS,
+                INCDIR, XLAT_TEST_SRCDIR);
+    scratch_run(&s, "experimental.h with lib/walk/dwspp_rules.h", cmd.s);
+    free(cmd.s);
+    scratch_close(&s);
 }
 END_TEST
 
@@ -698,6 +732,7 @@ Suite *build_suite(void)
     tc = test_case(s, "headers");
     tcase_add_test(tc, test_headers_c99);
     tcase_add_test(tc, test_headers_cxx);
+    tcase_add_test(tc, test_experimental_apart);
     tcase_add_test(tc, test_cxx_links_static);
     tc = test_case(s, "version");
     tcase_add_test(tc, test_version_agrees);

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "gmmu_fixture.h"
+#include <xlat/experimental.h> /* preloads and the papers' rules, outside the stable API */
 
 /* ---- §D.1: the epoch decision ----------------------------------------------- */
 

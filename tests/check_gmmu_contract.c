@@ -313,6 +313,58 @@ START_TEST(refused_sender_is_woken)
 }
 END_TEST
 
+/* A host sender on the GMMU's wait hook directly (no TLB in between). */
+static struct {
+    uint64_t woken_at; /* XLAT_NEVER until the hook calls back */
+    int retry_rc;
+} hook;
+
+static void retry_on_room(void *arg)
+{
+    (void)arg;
+    hook.woken_at = xlat_now(gf.ctx);
+    xlat_req req = {.id = 2, .vaddr = REMOTE_VA(2), .pasid = PASID};
+    hook.retry_rc = xlat_gmmu_translate(gf.g, &req, gf_on_done, NULL);
+}
+
+/* A GMMU of one record: the second request is refused through the cheap
+ * path (the message assembled once, kept while the same refusal repeats,
+ * as the timed TLB's), waits through xlat_gmmu_target()'s wait hook, is
+ * woken in the cycle the first answer frees the record, and is accepted. */
+START_TEST(wait_hook_wakes_at_the_free)
+{
+    host_world(3, 0);
+    xlat_gmmu_config c;
+    gf_cfg(&c, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
+    c.max_outstanding = 1;
+    host_gmmu(&c);
+    hook.woken_at = XLAT_NEVER;
+    hook.retry_rc = XLAT_ERR_INVAL;
+    gf_run_until(10);
+    gf_send(1, REMOTE_VA(1)); /* accepted at 10, answered at 13 */
+    xlat_req req = {.id = 2, .vaddr = REMOTE_VA(2), .pasid = PASID};
+    ck_assert_int_eq(xlat_gmmu_translate(gf.g, &req, gf_on_done, NULL), XLAT_ERR_AGAIN);
+    ck_assert_str_eq(xlat_ctx_errmsg(gf.ctx), "gmmu gpu0.gmmu: max_outstanding requests in flight");
+    gf.ctx->errmsg[0] = '\0';
+    ck_assert_int_eq(xlat_gmmu_translate(gf.g, &req, gf_on_done, NULL), XLAT_ERR_AGAIN);
+    ck_assert_str_eq(xlat_ctx_errmsg(gf.ctx), ""); /* the same refusal: nothing formatted */
+    xlat_target t = xlat_gmmu_target(gf.g);
+    ck_assert_ptr_nonnull(t.wait);
+    ck_assert_int_eq(t.wait(t.unit, retry_on_room, NULL), XLAT_OK);
+    gf_run_until(12);
+    ck_assert_uint_eq(hook.woken_at, XLAT_NEVER); /* no record freed yet */
+    gf_drain();
+    ck_assert_uint_eq(hook.woken_at, 13);
+    ck_assert_int_eq(hook.retry_rc, XLAT_OK);
+    gf_expect(1, 13, XLAT_OK, H);
+    gf_expect(2, 16, XLAT_OK, H);
+    xlat_gmmu_stats st = gf_stats();
+    ck_assert_uint_eq(st.requests, 2);
+    ck_assert_uint_eq(st.refusals, 2);
+    ck_assert_uint_eq(xlat__events_overruns(gf.ctx), 0);
+}
+END_TEST
+
 /* ---- (c) nothing allocated, nothing beyond the budget ------------------------ */
 
 static void nothing(void *arg) { (void)arg; }
@@ -601,6 +653,7 @@ static TCase *contract_inside_later(Suite *s)
     tcase_add_test(tc, ideal_host_inside_or_later);
     tcase_add_test(tc, record_free_before_done);
     tcase_add_test(tc, refused_sender_is_woken);
+    tcase_add_test(tc, wait_hook_wakes_at_the_free);
     return tc;
 }
 

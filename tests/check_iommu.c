@@ -1,6 +1,7 @@
 /* The IOMMU on its own: two TLB levels, an unbounded TLB, page requests
  * batched to the host, refusals, and every error path. */
 #include "testutil.h"
+#include <xlat/experimental.h> /* preloads and the papers' rules, outside the stable API */
 
 static struct {
     xlat_ctx *ctx;
@@ -441,6 +442,39 @@ START_TEST(probe_miss_deletes_the_probed_key)
 }
 END_TEST
 
+/* Flush and invalidate count the entries they remove: the IOMMU TLB's for a
+ * flush (an L2 is the GPU's to flush), the IOMMU's and the L2s' for an
+ * invalidation; 0 when nothing is held. */
+START_TEST(flush_and_invalidate_count_entries)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    c.gpus = 2;
+    c.inclusion = XLAT_INCL_LEAST;
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 8, "gpu1.l2");
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 2, .pfn = 0x902, .page_shift = 12, .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 0, &e), XLAT_OK);
+    e.vpn = 3;
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 0, &e), XLAT_OK);
+    e.vpn = 4;
+    ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    ck_assert(xlat_iommu_tracked(h.iommu, 1, 1, 4 << 12));
+    ck_assert_int_eq(xlat_iommu_flush(h.iommu), 2);
+    ck_assert_uint_eq(xlat_tlb_count(xlat_iommu_tlb(h.iommu)), 0);
+    ck_assert_uint_eq(xlat_tlb_count(l2), 1);
+    ck_assert(!xlat_iommu_tracked(h.iommu, 1, 1, 4 << 12)); /* reset (§4.4) */
+    ck_assert_int_eq(xlat_iommu_flush(h.iommu), 0);
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, 2 << 12), 0);
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, 4 << 12), 1);
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, 4 << 12), 0);
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 /* An invalidation deletes a tracker key only where an L2 held the page: a
  * page that no L2 holds but whose fingerprint collides with a tracked page
  * must not take that page's fingerprint with it (it used to be deleted
@@ -692,7 +726,7 @@ START_TEST(errors)
     xlat_iommu_stats st = {.walks = 3};
     xlat_iommu_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.walks, 0);
-    xlat_iommu_flush(NULL);
+    ck_assert_int_eq(xlat_iommu_flush(NULL), XLAT_ERR_INVAL);
     xlat_iommu_destroy(NULL);
     xlat_iommu_config_init(NULL);
 }
@@ -715,6 +749,7 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, tracker_false_positive_rate);
     tcase_add_test(tc, probe_miss_deletes_the_probed_key);
     tcase_add_test(tc, invalidate_spares_other_keys);
+    tcase_add_test(tc, flush_and_invalidate_count_entries);
     tcase_add_test(tc, preload_refused);
     tcase_add_test(tc, policy_state_fails_cleanly);
     tcase_add_test(tc, interconnect_on_the_l2_port);

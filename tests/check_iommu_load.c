@@ -3,6 +3,7 @@
  * spills, page faults served by a host PRI handler that maps the page, and
  * shootdowns, with a buffer small enough that requests are refused. */
 #include "testutil.h"
+#include <xlat/experimental.h> /* preloads and the papers' rules, outside the stable API */
 
 /* Internal symbol of the static library: posts that found no reserved
  * event (a unit exceeded its budget). */

@@ -355,8 +355,9 @@ START_TEST(invalidate_pasid_and_flush)
         ck_assert_int_eq(xlat_pwc_invalidate_pasid(p, 1), 0);
         ck_assert_uint_eq(probe(p, 1, vb, NULL), 0);
         ck_assert_uint_eq(probe(p, 2, VA, NULL), 2);
-        xlat_pwc_flush(p);
+        ck_assert_int_eq(xlat_pwc_flush(p), 3); /* levels 4, 3, 2 of VA in pasid 2 */
         ck_assert_uint_eq(probe(p, 2, VA, NULL), 0);
+        ck_assert_int_eq(xlat_pwc_flush(p), 0);
         ck_assert_int_eq(xlat_pwc_invalidate_pasid(p, 2), 0);
         fill(p, 2, VA, 4, 0x1); /* usable after a flush */
         ck_assert_uint_eq(probe(p, 2, VA, NULL), 4);
@@ -447,7 +448,7 @@ START_TEST(disabled_levels_keep_nothing)
     ck_assert_uint_eq(lookup(p, 1, VA, NULL), 0);
     ck_assert_int_eq(xlat_pwc_invalidate(p, 1, VA), 0);
     ck_assert_int_eq(xlat_pwc_invalidate_pasid(p, 1), 0);
-    xlat_pwc_flush(p);
+    ck_assert_int_eq(xlat_pwc_flush(p), 0); /* a disabled cache holds nothing */
     xlat_pwc_destroy(p);
 }
 END_TEST
@@ -594,7 +595,7 @@ START_TEST(null_handles)
     xlat_pwc_stats_get(NULL, &st, sizeof(st));
     ck_assert_uint_eq(st.lookups, 0);
     ck_assert_uint_eq(st.hits[2], 0);
-    xlat_pwc_flush(NULL);
+    ck_assert_int_eq(xlat_pwc_flush(NULL), XLAT_ERR_INVAL);
     xlat_pwc_stats_reset(NULL);
     xlat_pwc_destroy(NULL);
     xlat_pwc_config c = config(XLAT_PWC_PER_LEVEL);

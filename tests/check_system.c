@@ -158,8 +158,8 @@ START_TEST(table2_latencies_least_tlb)
     ck_assert_uint_eq(st.late_discarded, 1); /* the walk that lost the race */
     /* A local shootdown of GPU0 leaves the tracker: the next remote probe
      * misses and the walk answers (least-TLB §4.4). */
-    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 0), XLAT_OK);
-    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 1), XLAT_OK);
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 0), 2); /* its L1 and L2 held page 3 */
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 1), 2);
     ck_assert_uint_eq(latency(8000, 1, 1, 3), 1311);
     xlat_iommu_stats_get(xlat_system_iommu(h.sys), &st, sizeof(st));
     ck_assert_uint_eq(st.remote_misses, 1);
@@ -191,7 +191,7 @@ START_TEST(shootdown_reaches_every_level)
     ck_assert_int_eq(xlat_tlb_probe(xlat_system_l1(h.sys, 1, 0), 1, 0x40009000, NULL), XLAT_OK);
     ck_assert_int_eq(xlat_pagetable_unmap(h.pt, 1, 0x40009000), XLAT_OK);
     ck_assert_int_eq(xlat_pagetable_map(h.pt, 1, 0x40009000, 0x7777, 12, XLAT_PERM_R), XLAT_OK);
-    ck_assert_int_gt(xlat_system_invalidate(h.sys, 1, 0x40009000), 3);
+    ck_assert_int_eq(xlat_system_invalidate(h.sys, 1, 0x40009000), 5); /* 2 L1s, 2 L2s, the IOMMU TLB */
     xlat_req req = {.id = 1, .vaddr = 0x40009000, .pasid = 1, .gpu = 1};
     int before = h.answers;
     ck_assert_int_eq(xlat_system_translate(h.sys, &req, on_done, NULL), XLAT_OK);
@@ -199,6 +199,25 @@ START_TEST(shootdown_reaches_every_level)
         xlat_advance(h.ctx, xlat_next_event(h.ctx) - xlat_now(h.ctx));
     ck_assert_uint_eq(h.last.pfn, 0x7777);
     ck_assert_str_eq(h.last.resolver, "iommu.walker");
+}
+END_TEST
+
+/* Flushes count what they remove, one per entry, at every level. */
+START_TEST(flushes_count_entries)
+{
+    build(2, XLAT_INCL_MOSTLY, false);
+    latency(0, 0, 0, 9);
+    latency(2000, 1, 0, 9);
+    latency(4000, 1, 0, 10);
+    /* GPU1: L1 and L2 hold pages 9 and 10; GPU0: page 9; the IOMMU TLB both. */
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 1), 4);
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 1), 0);
+    ck_assert_int_eq(xlat_system_flush(h.sys), 2 + 2); /* GPU0 L1 and L2, the IOMMU TLB */
+    ck_assert_int_eq(xlat_system_flush(h.sys), 0);
+    ck_assert_int_eq(xlat_system_invalidate(h.sys, 1, 0x40009000), 0);
+    latency(6000, 0, 1, 9);
+    ck_assert_int_eq(xlat_system_invalidate(h.sys, 1, 0x40009000), 3); /* L1, L2, IOMMU */
+    ck_assert_int_eq(xlat_system_flush_gpu(h.sys, 2), XLAT_ERR_INVAL);
 }
 END_TEST
 
@@ -309,6 +328,9 @@ START_TEST(builder_errors)
     ck_assert_uint_eq(xlat_system_gpus(h.sys), 2);
     ck_assert_uint_gt(xlat_system_gpu_memory(h.sys, 1), 2 * 16 * 32);
     ck_assert_int_eq(xlat_system_invalidate(NULL, 1, 0), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_flush_gpu(NULL, 0), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_flush(NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_flush(h.sys), 0); /* nothing translated yet */
     xlat_system_destroy(NULL);
 }
 END_TEST
@@ -323,6 +345,7 @@ Suite *system_suite(void)
     tcase_add_test(tc, table2_latencies_least_tlb);
     tcase_add_test(tc, probing_ring);
     tcase_add_test(tc, shootdown_reaches_every_level);
+    tcase_add_test(tc, flushes_count_entries);
     tcase_add_test(tc, gmmu_distributed);
     tcase_add_test(tc, builder_errors);
     return s;

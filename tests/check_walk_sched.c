@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "walk_fixture.h"
+#include <xlat/experimental.h> /* preloads and the papers' rules, outside the stable API */
 
 #define VA_BASE 0x40000000ull
 #define PAGES 256

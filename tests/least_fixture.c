@@ -1,6 +1,7 @@
 #include "least_fixture.h"
 
 #include <stdio.h>
+#include <xlat/experimental.h> /* preloads and the papers' rules, outside the stable API */
 
 static xlat_tlb_entry page(uint64_t vpn)
 {

@@ -278,12 +278,13 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
             if (x % 48 == 0)
                 remap(h);
             if ((x >> 8) % 2000 == 0 || a % 1500 == 1499) { /* random, and at least every 1500 */
-                if (xlat_system_flush_gpu(h->sys, (uint32_t)((x >> 24) % h->gpus)) != XLAT_OK)
+                if (xlat_system_flush_gpu(h->sys, (uint32_t)((x >> 24) % h->gpus)) < 0)
                     out->setup = 1;
                 out->gpu_flushes++;
             }
             if ((x >> 32) % 5000 == 0) {
-                xlat_iommu_flush(xlat_system_iommu(h->sys));
+                if (xlat_iommu_flush(xlat_system_iommu(h->sys)) < 0)
+                    out->setup = 1;
                 out->iommu_flushes++;
             }
         }

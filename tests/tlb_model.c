@@ -84,12 +84,16 @@ static int model_insert(model *m, const model_entry *e, model_entry *victim)
     return evicted;
 }
 
-static void model_invalidate_pasid(model *m, uint32_t pasid)
+static int model_invalidate_pasid(model *m, uint32_t pasid)
 {
+    int removed = 0;
     for (uint32_t s = 0; s < m->sets; s++)
         for (uint32_t i = m->n[s]; i-- > 0;)
-            if (set_base(m, s)[i].pasid == pasid)
+            if (set_base(m, s)[i].pasid == pasid) {
                 remove_at(m, s, i);
+                removed++;
+            }
+    return removed;
 }
 
 static uint64_t random_vaddr(uint64_t *s, uint32_t entries)
@@ -134,23 +138,26 @@ static uint64_t step(xlat_tlb *t, model *m, uint64_t *s, uint32_t entries)
             int i = find(m, set, pasid, vpn, shifts[k]);
             if (i >= 0) {
                 remove_at(m, set, (uint32_t)i);
-                found = 1;
+                found++;
             }
         }
-        bad += (xlat_tlb_invalidate(t, pasid, vaddr) == XLAT_OK) != found;
+        bad += xlat_tlb_invalidate(t, pasid, vaddr) != found; /* the exact count */
         bad += xlat_tlb_probe(t, pasid, vaddr, NULL) != XLAT_ERR_NOT_FOUND; /* nothing stale */
         break;
     }
     case 14:
         if (test_rand(s) % 64 == 0) {
-            model_invalidate_pasid(m, pasid);
-            xlat_tlb_invalidate_pasid(t, pasid);
+            int removed = model_invalidate_pasid(m, pasid);
+            bad += xlat_tlb_invalidate_pasid(t, pasid) != removed;
         }
         break;
     default:
         if (test_rand(s) % 512 == 0) {
+            int held = 0;
+            for (uint32_t i = 0; i < m->sets; i++)
+                held += (int)m->n[i];
             memset(m->n, 0, m->sets * sizeof(*m->n));
-            xlat_tlb_flush(t);
+            bad += xlat_tlb_flush(t) != held;
         }
         break;
     }

@@ -22,6 +22,8 @@ extern "C" {
  * It stands in for a page-table walker or a whole lower hierarchy in tests,
  * examples and hosts that time translation themselves.
  *
+ * It caches no translation, so it has no invalidate or flush.
+ *
  * @code
  * xlat_fixed_config fc;
  * xlat_fixed_config_init(&fc);

@@ -20,6 +20,10 @@ extern "C" {
  *        walkers, by the IOMMU, or by both at once ("Dynamic GMMU Bypass for
  *        Address Translation in Multi-GPU Systems", §2.3, §4).
  *
+ * A GMMU caches no translation: its walkers' page walk cache is the host's
+ * (xlat_pwc_flush()), and the TLBs around it have their own flushes; so it
+ * has no invalidate or flush.
+ *
  * @code
  * xlat_gmmu_config gc;
  * xlat_gmmu_config_init(&gc);
@@ -335,20 +339,6 @@ XLAT_API xlat_target xlat_gmmu_target(xlat_gmmu *gmmu);
  * @return the route; ::XLAT_GMMU_ROUTE_LOCAL for NULL.
  */
 XLAT_API xlat_gmmu_routing xlat_gmmu_route(const xlat_gmmu *gmmu);
-
-/**
- * @brief The §4 decision alone: the route that follows an epoch with
- *        `local` and `remote` counted requests.
- * @param cfg supplies t1, t2 and min_samples.
- * @param local the epoch's L.
- * @param remote the epoch's R.
- * @param current the route in force, kept when local + remote < min_samples.
- * @return ::XLAT_GMMU_ROUTE_LOCAL when L/(L+R) > t1, ::XLAT_GMMU_ROUTE_BYPASS
- *         when it is < t2, else ::XLAT_GMMU_ROUTE_PARALLEL; `current` for a
- *         NULL `cfg`.
- */
-XLAT_API xlat_gmmu_routing xlat_gmmu_decide(const xlat_gmmu_config *cfg, uint64_t local,
-                                            uint64_t remote, xlat_gmmu_routing current);
 
 /**
  * @brief The L and R counters of the current epoch (`counter_bits` wide).

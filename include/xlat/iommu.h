@@ -357,10 +357,14 @@ XLAT_API int xlat_iommu_fault_done(xlat_iommu *iommu, uint64_t token, int status
 
 /**
  * @brief IOMMU TLB shootdown: empties the IOMMU TLB(s) and resets the Local
- *        TLB tracker (least-TLB §4.4).
- * @param iommu the IOMMU; NULL does nothing.
+ *        TLB tracker (least-TLB §4.4). The L2 TLBs and the walkers' PWC are
+ *        left as they are (xlat_system_flush_gpu(), xlat_pwc_flush()).
+ * @param iommu the IOMMU.
+ * @return the number of entries removed from the IOMMU's TLBs (>= 0; the
+ *         tracker's fingerprints are not entries), or ::XLAT_ERR_INVAL for
+ *         a NULL `iommu`.
  */
-XLAT_API void xlat_iommu_flush(xlat_iommu *iommu);
+XLAT_API int xlat_iommu_flush(xlat_iommu *iommu);
 
 /**
  * @brief Invalidate one page of `pasid` everywhere the IOMMU reaches: its
@@ -369,39 +373,11 @@ XLAT_API void xlat_iommu_flush(xlat_iommu *iommu);
  * @param pasid the address space.
  * @param vaddr an address inside the page.
  * @return the number of entries removed from the IOMMU's TLBs and the L2
- *         TLBs (>= 0; PWC entries are not counted), or ::XLAT_ERR_INVAL for
- *         a NULL `iommu`.
+ *         TLBs (>= 0; the PWC's entries are dropped but not counted: they
+ *         are the walkers', see xlat_pwc_invalidate()), or ::XLAT_ERR_INVAL
+ *         for a NULL `iommu`.
  */
 XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t vaddr);
-
-/**
- * @brief Put `e` into the IOMMU TLB as if GPU `source`'s L2 had evicted it
- *        (its Eviction Counter and occupancy count it); for warming up and
- *        for reproducing a paper's starting state.
- * @param iommu the IOMMU.
- * @param source the GPU whose victim it counts as, below xlat_iommu_config::gpus.
- * @param e the translation (copied).
- * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift, or an entry the
- *         IOMMU TLB refuses (a vpn too wide for its page size); nothing is
- *         inserted or counted
- * @retval XLAT_ERR_NOMEM an unbounded IOMMU TLB could not grow (nothing counted)
- */
-XLAT_API int xlat_iommu_preload(xlat_iommu *iommu, uint32_t source, const xlat_tlb_entry *e);
-
-/**
- * @brief Put `e` into GPU `gpu`'s attached L2 TLB as if a walk had filled it
- *        (the tracker records it in single-application least-TLB).
- * @param iommu the IOMMU.
- * @param gpu the GPU, below xlat_iommu_config::gpus.
- * @param e the translation (copied).
- * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, a bad GPU, no L2 attached, or an entry the TLB refuses
- * @return otherwise the negative code of the port's `insert` (for the default
- *         port over a TLB, xlat_tlb_insert()'s: ::XLAT_ERR_NOMEM when an
- *         unbounded TLB cannot grow); nothing is tracked then.
- */
-XLAT_API int xlat_iommu_preload_l2(xlat_iommu *iommu, uint32_t gpu, const xlat_tlb_entry *e);
 
 /**
  * @brief The IOMMU TLB (first level), for statistics and inspection.
@@ -416,18 +392,6 @@ XLAT_API xlat_tlb *xlat_iommu_tlb(const xlat_iommu *iommu);
  * @return the walker pool, owned by the IOMMU; NULL for NULL.
  */
 XLAT_API xlat_walker *xlat_iommu_walker(const xlat_iommu *iommu);
-
-/**
- * @brief Whether GPU `gpu`'s tracker partition reports (pasid, vaddr) as present.
- * @param iommu the IOMMU, or NULL.
- * @param gpu the GPU.
- * @param pasid the address space.
- * @param vaddr the virtual address.
- * @return the tracker's answer (it may have false positives); false for
- *         NULL, a GPU out of range, or an inclusion policy without a tracker.
- */
-XLAT_API bool xlat_iommu_tracked(const xlat_iommu *iommu, uint32_t gpu, uint32_t pasid,
-                                 uint64_t vaddr);
 
 /**
  * @brief GPU `gpu`'s Eviction Counter (cumulative) or IOMMU occupancy, per the spill rule.

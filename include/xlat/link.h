@@ -21,6 +21,9 @@ extern "C" {
  * (retried each cycle while the far target refuses); its answer reaches the
  * requester `latency_back` cycles after the far target gave it.
  *
+ * A link holds requests in flight, never translations: it has no
+ * invalidate or flush (a shootdown reaches the TLBs on either side).
+ *
  * @code
  * xlat_link_config lc;
  * xlat_link_config_init(&lc);

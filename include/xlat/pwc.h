@@ -167,9 +167,11 @@ XLAT_API int xlat_pwc_invalidate_pasid(xlat_pwc *pwc, uint32_t pasid);
 
 /**
  * @brief Remove everything.
- * @param pwc the cache; NULL does nothing.
+ * @param pwc the cache.
+ * @return the number of entries removed, every level together (>= 0), or
+ *         ::XLAT_ERR_INVAL for a NULL `pwc`.
  */
-XLAT_API void xlat_pwc_flush(xlat_pwc *pwc);
+XLAT_API int xlat_pwc_flush(xlat_pwc *pwc);
 
 /**
  * @brief The configured lookup latency.

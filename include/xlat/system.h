@@ -161,10 +161,10 @@ XLAT_API int xlat_system_translate(xlat_system *sys, const xlat_req *req, xlat_d
  * @param sys the system.
  * @param pasid the address space.
  * @param vaddr an address inside the page.
- * @return how much was removed (>= 0): one for each L1 TLB that held the
- *         page (whatever the number of its entries), plus what
- *         xlat_iommu_invalidate() counts (entries of the IOMMU TLBs and the
- *         L2 TLBs); or ::XLAT_ERR_INVAL for a NULL `sys`.
+ * @return the number of entries removed (>= 0): those of every L1 TLB,
+ *         plus what xlat_iommu_invalidate() counts (entries of the IOMMU
+ *         TLBs and the L2 TLBs; the walk cache's are not counted); or
+ *         ::XLAT_ERR_INVAL for a NULL `sys`.
  */
 XLAT_API int xlat_system_invalidate(xlat_system *sys, uint32_t pasid, uint64_t vaddr);
 
@@ -173,10 +173,22 @@ XLAT_API int xlat_system_invalidate(xlat_system *sys, uint32_t pasid, uint64_t v
  *        IOMMU's tracker is left as it is (least-TLB §4.4).
  * @param sys the system.
  * @param gpu the GPU, below xlat_system_config::gpus.
- * @retval XLAT_OK
+ * @return the number of entries removed from its L1 and L2 TLBs (>= 0), or
+ *         a negative code:
  * @retval XLAT_ERR_INVAL NULL or gpu out of range
  */
 XLAT_API int xlat_system_flush_gpu(xlat_system *sys, uint32_t gpu);
+
+/**
+ * @brief Empty every TLB of the system: every GPU's L1s and L2, as
+ *        xlat_system_flush_gpu(), then the IOMMU, as xlat_iommu_flush()
+ *        (its TLBs and the tracker). The walk caches are the host's
+ *        (xlat_walker_config::pwc): xlat_pwc_flush() empties them.
+ * @param sys the system.
+ * @return the number of entries removed (>= 0), or ::XLAT_ERR_INVAL for a
+ *         NULL `sys`.
+ */
+XLAT_API int xlat_system_flush(xlat_system *sys);
 
 /**
  * @brief CU `cu` of GPU `gpu`'s L1 TLB.

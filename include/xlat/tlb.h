@@ -222,9 +222,8 @@ XLAT_API int xlat_tlb_insert(xlat_tlb *tlb, const xlat_tlb_entry *e, xlat_tlb_en
  * @param tlb the TLB.
  * @param pasid the address space.
  * @param vaddr the virtual address (bytes).
- * @retval XLAT_OK at least one entry was removed
- * @retval XLAT_ERR_NOT_FOUND none matched
- * @retval XLAT_ERR_INVAL `tlb` is NULL
+ * @return the number of entries removed (>= 0, 0 when none matched), or
+ *         ::XLAT_ERR_INVAL for a NULL `tlb`.
  */
 XLAT_API int xlat_tlb_invalidate(xlat_tlb *tlb, uint32_t pasid, uint64_t vaddr);
 
@@ -239,9 +238,11 @@ XLAT_API int xlat_tlb_invalidate_pasid(xlat_tlb *tlb, uint32_t pasid);
 
 /**
  * @brief Remove every entry (replacement state is reset too).
- * @param tlb the TLB; NULL does nothing.
+ * @param tlb the TLB.
+ * @return the number of entries removed (>= 0), or ::XLAT_ERR_INVAL for a
+ *         NULL `tlb`.
  */
-XLAT_API void xlat_tlb_flush(xlat_tlb *tlb);
+XLAT_API int xlat_tlb_flush(xlat_tlb *tlb);
 
 /**
  * @brief Valid entries.

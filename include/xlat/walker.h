@@ -27,6 +27,10 @@ extern "C" {
  * remaining level, each read taking `mem_latency` cycles or as long as the
  * host's memory takes. At the leaf the request is answered.
  *
+ * A walker pool caches no translation of its own: its page walk cache is the
+ * host's (xlat_walker_config::pwc), emptied by xlat_pwc_invalidate() and
+ * xlat_pwc_flush(); so the pool has no invalidate or flush.
+ *
  * @code
  * xlat_walker_config wc;
  * xlat_walker_config_init(&wc);
@@ -108,51 +112,6 @@ typedef struct xlat_dwspp_config {
  *        gets the ::XLAT_DWSPP_DEFAULT ladder.
  */
 XLAT_API void xlat_dwspp_preset(xlat_dwspp_config *cfg, xlat_dwspp_variant variant);
-
-/**
- * @brief DIFF_THRES for an epoch in which the busier tenant enqueued `more`
- *        walks and the other `fewer` (the ratio ladder of Table IV). A ratio
- *        with `fewer` = 0 is infinite.
- * @param cfg the parameters (ratio, diff_thres, strict_bounds).
- * @param more arrivals of one tenant in the epoch.
- * @param fewer arrivals of the other; the two may be given in either order.
- * @return the rung's DIFF_THRES (`diff_thres[4]` beyond the last bound or
- *         when `fewer` is 0); 1.0 ("no stealing") for a NULL `cfg`.
- */
-XLAT_API double xlat_dwspp_threshold(const xlat_dwspp_config *cfg, uint64_t more, uint64_t fewer);
-
-/**
- * @brief The DWS++ steal decision of a walker whose owner has walks queued.
- * @param cfg parameters (queue_thres).
- * @param diff_thres the current DIFF_THRES.
- * @param is_stolen the walker's last walk was stolen (no consecutive steals).
- * @param own_queue_len walks waiting in the walker's own queue.
- * @param queue_cap capacity of one walker's queue.
- * @param own_queued walks of the owner queued anywhere.
- * @param own_capacity the normaliser of `own_queued`: the pool passes all
- *        the entries of the page walk queue (queue_cap x walkers), as §VI-B
- *        divides the difference of the tenants' pending walks by "the number
- *        of entries in the page walk queues"; a tenant's own slots give
- *        per-tenant occupancies instead.
- * @param other_queued walks of the other tenant queued anywhere.
- * @param other_capacity the normaliser of `other_queued` (as `own_capacity`).
- * @return true to steal from the other tenant, false to serve the owner.
- */
-XLAT_API bool xlat_dwspp_should_steal(const xlat_dwspp_config *cfg, double diff_thres,
-                                      bool is_stolen, uint32_t own_queue_len, uint32_t queue_cap,
-                                      uint64_t own_queued, uint64_t own_capacity,
-                                      uint64_t other_queued, uint64_t other_capacity);
-
-/**
- * @brief The current DIFF_THRES of `tenant` in a DWS++ pool: 1.0 ("no
- *        stealing") until the first epoch ends, then the rung of the ratio
- *        ladder its arrivals fell on (Table IV). Read-only, for tests and
- *        statistics.
- * @param pool the pool (any scheduler; only DWS++ changes the value).
- * @param tenant a tenant below xlat_walker_config::tenants.
- * @return the threshold; 1.0 for NULL, a tenant out of range or another scheduler.
- */
-XLAT_API double xlat_walker_diff_thres(const xlat_walker *pool, uint32_t tenant);
 
 /**
  * @brief The host's memory: read `bytes` at `paddr` for the walk step `token`.

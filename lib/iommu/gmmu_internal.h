@@ -5,6 +5,7 @@
 
 #include "internal.h"
 #include "xlat/walker.h"
+#include "xlat/experimental.h"
 #include "xlat/gmmu.h"
 #include "unit.h"
 

@@ -14,6 +14,7 @@
 #include "xlat/tlb.h"
 #include "xlat/cuckoo.h"
 #include "xlat/iommu.h"
+#include "xlat/experimental.h"
 
 #define INCL_MAX_GPUS 64
 

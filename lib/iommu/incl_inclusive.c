@@ -7,7 +7,7 @@ static void back_invalidate(void *state, const xlat_tlb_entry *w)
 {
     const struct incl_services *sv = ((struct incl_base *)state)->sv;
     for (uint32_t g = 0; g < sv->cfg->gpus; g++)
-        if (sv->l2_invalidate(sv->iommu, g, w->pasid, w->vpn << w->page_shift) == XLAT_OK)
+        if (sv->l2_invalidate(sv->iommu, g, w->pasid, w->vpn << w->page_shift) > 0)
             sv->st->back_invalidations++;
 }
 

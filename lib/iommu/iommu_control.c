@@ -1,14 +1,16 @@
 /* Shootdowns, inspection, preloading and counters of the IOMMU. */
 #include "iommu_internal.h"
 
-void xlat_iommu_flush(xlat_iommu *m)
+int xlat_iommu_flush(xlat_iommu *m)
 {
     if (!m)
-        return;
-    xlat_tlb_flush(m->tlb);
-    xlat_tlb_flush(m->tlb2);
+        return XLAT_ERR_INVAL;
+    int removed = xlat_tlb_flush(m->tlb);
+    if (m->tlb2)
+        removed += xlat_tlb_flush(m->tlb2);
     if (m->incl->on_flush)
         m->incl->on_flush(m->incl_state);
+    return removed;
 }
 
 struct gone_ctx {

@@ -46,10 +46,9 @@ static int tlb_invalidate(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_go
     xlat_tlb_entry e;
     int removed = 0;
     while (xlat_tlb_probe(t, pasid, vaddr, &e) == XLAT_OK) {
-        xlat_tlb_invalidate(t, pasid, vaddr);
+        removed += xlat_tlb_invalidate(t, pasid, vaddr);
         if (gone)
             gone(gctx, &e);
-        removed++;
     }
     /* Also when the TLB holds nothing yet: a miss of it may be in flight,
      * and its fill must not bring the old translation back. */

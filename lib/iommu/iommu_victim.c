@@ -132,12 +132,11 @@ int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
     xlat_tlb_entry e;
     int removed = 0;
     while (xlat_tlb_probe(m->tlb, pasid, vaddr, &e) == XLAT_OK) {
-        xlat_tlb_invalidate(m->tlb, pasid, e.vpn << e.page_shift);
+        removed += xlat_tlb_invalidate(m->tlb, pasid, e.vpn << e.page_shift);
         gone(m, &e);
-        removed++;
     }
-    if (m->tlb2 && xlat_tlb_invalidate(m->tlb2, pasid, vaddr) == XLAT_OK)
-        removed++;
+    if (m->tlb2)
+        removed += xlat_tlb_invalidate(m->tlb2, pasid, vaddr);
     return removed;
 }
 
@@ -167,14 +166,13 @@ static int sv_l2_insert(void *iommu, uint32_t gpu, const xlat_tlb_entry *e)
     return p ? p->insert(p->insert_user, e) : XLAT_ERR_INVAL;
 }
 
-/* XLAT_OK when the L2 held something there, as xlat_tlb_invalidate(). */
+/* The entries removed from that L2 (>= 0), as xlat_tlb_invalidate(). */
 static int sv_l2_invalidate(void *iommu, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
 {
     const xlat_l2_port *p = port_of(iommu, gpu);
     if (!p)
         return XLAT_ERR_INVAL;
-    int n = p->invalidate(p->invalidate_user, pasid, vaddr, NULL, NULL);
-    return n > 0 ? XLAT_OK : n < 0 ? n : XLAT_ERR_NOT_FOUND;
+    return p->invalidate(p->invalidate_user, pasid, vaddr, NULL, NULL);
 }
 
 static size_t sv_l2_count(void *iommu, uint32_t gpu)

@@ -306,15 +306,11 @@ int xlat_pwc_invalidate(xlat_pwc *p, uint32_t pasid, uint64_t vaddr)
 {
     if (!p)
         return XLAT_ERR_INVAL;
-    /* xlat_tlb_invalidate() only says whether something matched; a unified
-     * cache may drop one entry per level, so count by occupancy. */
-    size_t removed = 0;
-    for (uint32_t i = 0; i < p->ncache; i++) {
-        size_t before = xlat_tlb_count(p->cache[i]);
-        xlat_tlb_invalidate(p->cache[i], pasid, vaddr);
-        removed += before - xlat_tlb_count(p->cache[i]);
-    }
-    return (int)removed;
+    /* A unified cache may drop one entry per level: the count says so. */
+    int removed = 0;
+    for (uint32_t i = 0; i < p->ncache; i++)
+        removed += xlat_tlb_invalidate(p->cache[i], pasid, vaddr);
+    return removed;
 }
 
 int xlat_pwc_invalidate_pasid(xlat_pwc *p, uint32_t pasid)
@@ -327,12 +323,14 @@ int xlat_pwc_invalidate_pasid(xlat_pwc *p, uint32_t pasid)
     return removed;
 }
 
-void xlat_pwc_flush(xlat_pwc *p)
+int xlat_pwc_flush(xlat_pwc *p)
 {
     if (!p)
-        return;
+        return XLAT_ERR_INVAL;
+    int removed = 0;
     for (uint32_t i = 0; i < p->ncache; i++)
-        xlat_tlb_flush(p->cache[i]);
+        removed += xlat_tlb_flush(p->cache[i]);
+    return removed;
 }
 
 uint32_t xlat_pwc_latency(const xlat_pwc *p) { return p ? p->cfg.latency : 0; }

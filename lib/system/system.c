@@ -282,8 +282,17 @@ int xlat_system_invalidate(xlat_system *s, uint32_t pasid, uint64_t vaddr)
         return XLAT_ERR_INVAL;
     int removed = 0;
     for (size_t i = 0; i < (size_t)s->cfg.gpus * s->cfg.cus; i++)
-        removed += xlat_tlb_invalidate(s->l1[i], pasid, vaddr) == XLAT_OK;
+        removed += xlat_tlb_invalidate(s->l1[i], pasid, vaddr);
     return removed + xlat_iommu_invalidate(s->iommu, pasid, vaddr);
+}
+
+/* GPU `gpu`'s L1s and L2, which the caller has checked exists. */
+static int flush_gpu(struct xlat_system *s, uint32_t gpu)
+{
+    int removed = 0;
+    for (uint32_t c = 0; c < s->cfg.cus; c++)
+        removed += xlat_tlb_flush(*l1_slot(s, gpu, c));
+    return removed + xlat_tlb_flush(s->l2[gpu]);
 }
 
 int xlat_system_flush_gpu(xlat_system *s, uint32_t gpu)
@@ -291,10 +300,17 @@ int xlat_system_flush_gpu(xlat_system *s, uint32_t gpu)
     if (!s || gpu >= s->cfg.gpus)
         return xlat__fail(s ? s->ctx : NULL, XLAT_ERR_INVAL, "xlat_system_flush_gpu: %s",
                           s ? "gpu out of range" : "NULL system");
-    for (uint32_t c = 0; c < s->cfg.cus; c++)
-        xlat_tlb_flush(*l1_slot(s, gpu, c));
-    xlat_tlb_flush(s->l2[gpu]);
-    return XLAT_OK;
+    return flush_gpu(s, gpu);
+}
+
+int xlat_system_flush(xlat_system *s)
+{
+    if (!s)
+        return XLAT_ERR_INVAL;
+    int removed = 0;
+    for (uint32_t g = 0; g < s->cfg.gpus; g++)
+        removed += flush_gpu(s, g);
+    return removed + xlat_iommu_flush(s->iommu);
 }
 
 xlat_tlb *xlat_system_l1(const xlat_system *s, uint32_t gpu, uint32_t cu)

@@ -195,7 +195,7 @@ int xlat_tlb_invalidate(xlat_tlb *t, uint32_t pasid, uint64_t vaddr)
     }
     struct tlb_shootdown sd = {.pasid = pasid, .vaddr = vaddr};
     xlat__tlb_notify_invalidated(t, &sd);
-    return removed ? XLAT_OK : XLAT_ERR_NOT_FOUND;
+    return removed;
 }
 
 int xlat_tlb_invalidate_pasid(xlat_tlb *t, uint32_t pasid)
@@ -214,10 +214,11 @@ int xlat_tlb_invalidate_pasid(xlat_tlb *t, uint32_t pasid)
     return removed;
 }
 
-void xlat_tlb_flush(xlat_tlb *t)
+int xlat_tlb_flush(xlat_tlb *t)
 {
     if (!t)
-        return;
+        return XLAT_ERR_INVAL;
+    size_t removed = t->count;
     t->stats.invalidations += t->count;
     memset(t->way, 0, (size_t)t->sets * t->ways * sizeof(*t->way));
     memset(t->repl_state, 0, (size_t)t->sets * t->repl_words * sizeof(uint64_t));
@@ -226,4 +227,5 @@ void xlat_tlb_flush(xlat_tlb *t)
     t->count = 0;
     struct tlb_shootdown sd = {.all = 1};
     xlat__tlb_notify_invalidated(t, &sd);
+    return (int)removed;
 }

@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 #include "xlat/walker.h"
+#include "dwspp_rules.h"
 
 void xlat_dwspp_preset(xlat_dwspp_config *c, xlat_dwspp_variant v)
 {

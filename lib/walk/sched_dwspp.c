@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "walk_sched.h"
+#include "dwspp_rules.h"
 
 /* DWS++'s state: DWS's ownership, the epoch counters (EPOCH, ENQ_EPOCH),
  * each tenant's DIFF_THRES and each walker's is_stolen bit. The arrays
