@@ -5,6 +5,7 @@
  * xlat_ctx_destroy tearing down whatever the host left alive.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "testutil.h"
 
@@ -70,29 +71,29 @@ static const struct {
 };
 
 /* Expands a golden list into `out` (names separated by spaces). */
-static size_t expand(const char *names, char out[][32], size_t max)
+static size_t expand(const char *names, char out[][40], size_t max)
 {
     size_t n = 0;
-    char word[64];
+    char word[24]; /* with "_" and an index it fits an entry of out */
     int used;
-    while (sscanf(names, " %63s%n", word, &used) == 1) {
+    while (sscanf(names, " %23s%n", word, &used) == 1) {
         names += used;
         char *dots = strstr(word, "..");
         if (!dots) {
-            snprintf(out[n++], 32, "%s", word);
+            snprintf(out[n++], sizeof(out[0]), "%s", word);
             continue;
         }
         int last = atoi(dots + 2);
         *(dots - 2) = '\0'; /* "m_0..n" -> "m" */
         for (int i = 0; i <= last && n < max; i++)
-            snprintf(out[n++], 32, "%s_%d", word, i);
+            snprintf(out[n++], sizeof(out[0]), "%s_%d", word, i);
     }
     return n;
 }
 
 static size_t golden_count(const char *kind)
 {
-    static char names[128][32];
+    static char names[128][40];
     for (size_t k = 0; k < sizeof(golden) / sizeof(golden[0]); k++)
         if (strcmp(golden[k].kind, kind) == 0)
             return expand(golden[k].names, names, 128);
@@ -103,7 +104,7 @@ static size_t golden_count(const char *kind)
 /* The counters just recorded are the golden list of `kind`, in order. */
 static void assert_golden(const char *kind)
 {
-    static char names[128][32];
+    static char names[128][40];
     size_t n = 0;
     for (size_t k = 0; k < sizeof(golden) / sizeof(golden[0]); k++)
         if (strcmp(golden[k].kind, kind) == 0)
