@@ -11,12 +11,14 @@
 
 #include <xlat/xlat.h>
 
+/* `user` is the context: the answer names the unit that resolved it by
+ * its id, and the context gives the unit's name. */
 static void on_done(void *user, const xlat_resp *r)
 {
-    (void)user;
+    xlat_ctx *ctx = user;
     printf("request %llu  vaddr 0x%llx -> paddr 0x%llx  %-8s cycles %llu..%llu (%llu)  %s\n",
            (unsigned long long)r->id, (unsigned long long)r->vaddr,
-           (unsigned long long)r->paddr, r->resolver, (unsigned long long)r->issued,
+           (unsigned long long)r->paddr, xlat_unit_name(ctx, r->resolver), (unsigned long long)r->issued,
            (unsigned long long)r->completed, (unsigned long long)(r->completed - r->issued),
            xlat_strerror(r->status));
 }
@@ -69,7 +71,7 @@ int main(void)
         xlat_req req = {.id = i, .vaddr = vaddr[i], .pasid = 1, .access = XLAT_ACCESS_READ};
         if (i == 3)
             xlat_advance(ctx, 200);
-        while (xlat_tlb_translate(l1, &req, on_done, NULL) == XLAT_ERR_AGAIN)
+        while (xlat_tlb_translate(l1, &req, on_done, ctx) == XLAT_ERR_AGAIN)
             xlat_tick(ctx); /* one port: retry next cycle */
     }
     /* An event-driven host jumps straight to the next event. */

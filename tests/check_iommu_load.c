@@ -325,7 +325,7 @@ static void late_world(void)
     c.tracker_fp_bits = 16;
     ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &w.m), XLAT_OK);
     xlat_l2_port port = {.probe = late_send, .insert = late_insert,
-                         .invalidate = late_invalidate, .name = "far"};
+                         .invalidate = late_invalidate}; /* a host's L2: unit 0 */
     ck_assert_int_eq(xlat_iommu_attach_l2_port(w.m, 1, &port), XLAT_OK);
     for (uint64_t vpn = 1; vpn <= 4; vpn++) {
         map(vpn);

@@ -334,10 +334,14 @@ END_TEST
 typedef struct host_l2 {
     uint32_t gpu, cap, n;
     xlat_tlb_entry e[4]; /* LRU first */
-    char name[16];
 } host_l2;
 
 static host_l2 hl2[LF_GPUS];
+/* The host L2 whose probe answer is being delivered, and the one that
+ * delivered the last answer (NULL: none): a host's L2 is no unit, so the
+ * IOMMU's answer to its remote hit names resolver 0, and the test knows
+ * which L2 it was from here. */
+static const host_l2 *hprobing, *hanswered;
 
 typedef struct host_probe {
     host_l2 *l2;
@@ -384,7 +388,9 @@ static void host_probe_arrives(void *arg)
 {
     host_probe *p = arg;
     int i = host_find(p->l2, p->pasid, p->vaddr);
+    hprobing = p->l2; /* the IOMMU answers a hit inside this call */
     p->answer(p->actx, i >= 0 ? &p->l2->e[i] : NULL);
+    hprobing = NULL;
 }
 
 static int host_probe_send(void *user, uint32_t pasid, uint64_t vaddr, xlat_l2_answer_fn answer,
@@ -418,11 +424,9 @@ static void host_l2_attach(uint32_t g, uint32_t cap)
     memset(l2, 0, sizeof(*l2));
     l2->gpu = g;
     l2->cap = cap;
-    snprintf(l2->name, sizeof(l2->name), "host%u", g);
     xlat_l2_port port = {.probe = host_probe_send, .probe_user = l2, .insert = host_insert,
                          .insert_user = l2, .invalidate = host_invalidate,
-                         .invalidate_user = l2, .count = host_count, .count_user = l2,
-                         .name = l2->name};
+                         .invalidate_user = l2, .count = host_count, .count_user = l2};
     ck_assert_int_eq(xlat_iommu_attach_l2_port(f.iommu, g, &port), XLAT_OK);
 }
 
@@ -433,6 +437,7 @@ static void host_answer(void *user, const xlat_resp *r)
     xlat_tlb_entry e = {.pasid = r->pasid, .vpn = r->vaddr >> r->page_shift, .pfn = r->pfn,
                         .page_shift = r->page_shift, .perm = r->perm, .meta = r->meta};
     host_insert(l2, &e);
+    hanswered = hprobing;
     f.last = *r;
     f.answers++;
 }
@@ -454,10 +459,12 @@ static const char *host_access(uint32_t g, uint64_t vpn)
         ck_assert_int_eq(xlat_advance(f.ctx, xlat_next_event(f.ctx) - xlat_now(f.ctx)), XLAT_OK);
     xlat_advance(f.ctx, 1000);
     ck_assert_uint_eq(f.last.pfn, 0x1000 + vpn);
-    if (!strcmp(f.last.resolver, "iommu"))
+    const char *who = test_resolver(f.ctx, &f.last);
+    if (!strcmp(who, "iommu"))
         return "IOMMU";
-    if (!strncmp(f.last.resolver, "host", 4)) {
-        snprintf(out, sizeof(out), "REMOTE(%c)", f.last.resolver[4]);
+    if (!strcmp(who, "host")) { /* resolver 0: a host L2's remote hit */
+        ck_assert_ptr_nonnull(hanswered);
+        snprintf(out, sizeof(out), "REMOTE(%u)", hanswered->gpu);
         return out;
     }
     return "WALK";

@@ -95,7 +95,7 @@ START_TEST(two_level_exact_cycles)
     ck_assert_int_eq(h.done[0].status, XLAT_OK);
     ck_assert_uint_eq(h.done[0].pfn, 0x100005);
     ck_assert_uint_eq(h.done[0].paddr, (0x100005ull << 12) | 0x123);
-    ck_assert_str_eq(h.done[0].resolver, "mem");
+    ck_assert_str_eq(test_resolver(h.ctx, &h.done[0]), "mem");
     /* Both levels were filled in that cycle. */
     ck_assert_uint_eq(xlat_tlb_count(h.l1), 1);
     ck_assert_uint_eq(xlat_tlb_count(h.l2), 1);
@@ -105,7 +105,7 @@ START_TEST(two_level_exact_cycles)
     run_until(201);
     ck_assert_int_eq(h.n, 2);
     ck_assert_uint_eq(h.done[1].completed, 201);
-    ck_assert_str_eq(h.done[1].resolver, "l1");
+    ck_assert_str_eq(test_resolver(h.ctx, &h.done[1]), "l1");
 
     xlat_tlb_invalidate(h.l1, 1, 0x5000);
     run_until(300);
@@ -114,7 +114,7 @@ START_TEST(two_level_exact_cycles)
     ck_assert_int_eq(h.n, 3);
     ck_assert_uint_eq(h.done[2].issued, 300);
     ck_assert_uint_eq(h.done[2].completed, 311);
-    ck_assert_str_eq(h.done[2].resolver, "l2");
+    ck_assert_str_eq(test_resolver(h.ctx, &h.done[2]), "l2");
 
     xlat_tlb_stats s1, s2;
     xlat_tlb_stats_get(h.l1, &s1, sizeof(s1));
@@ -125,6 +125,42 @@ START_TEST(two_level_exact_cycles)
     ck_assert_uint_eq(s2.accesses, 2);
     ck_assert_uint_eq(s2.hits, 1);
     ck_assert_uint_eq(s2.misses, 1);
+}
+END_TEST
+
+/* An answer names its resolver by unit id: the registry's id (the one
+ * xlat_unit_id gives, not the TLB's timed part's), named while the unit
+ * lives and unknown once it is destroyed, even after a new unit takes the
+ * same name: nothing in the answer dangles. */
+START_TEST(resolver_is_a_unit_id)
+{
+    ck_assert_int_eq(send(1, 0x5123, XLAT_ACCESS_READ), XLAT_OK); /* from the responder */
+    run_until(200);
+    ck_assert_int_eq(send(2, 0x5FF0, XLAT_ACCESS_READ), XLAT_OK); /* an L1 hit */
+    run_until(300);
+    ck_assert_int_eq(h.n, 2);
+    uint32_t mem = h.done[0].resolver, l1 = h.done[1].resolver;
+    ck_assert_uint_eq(mem, xlat_unit_id(h.ctx, h.mem));
+    ck_assert_uint_eq(l1, xlat_unit_id(h.ctx, h.l1));
+    ck_assert_str_eq(xlat_unit_name(h.ctx, mem), "mem");
+    ck_assert_str_eq(xlat_unit_kind(h.ctx, mem), "fixed");
+    ck_assert_str_eq(xlat_unit_name(h.ctx, l1), "l1");
+    ck_assert_str_eq(xlat_unit_kind(h.ctx, l1), "tlb");
+
+    xlat_tlb_destroy(h.l1);
+    h.l1 = NULL;
+    ck_assert_ptr_null(xlat_unit_name(h.ctx, l1));
+    ck_assert_ptr_null(xlat_unit_kind(h.ctx, l1));
+    ck_assert_str_eq(xlat_unit_name(h.ctx, mem), "mem"); /* the others still named */
+    h.l1 = timed_tlb("l1", 16, 16, 1, 4, 1);              /* a new unit, a new id */
+    ck_assert_uint_ne(xlat_unit_id(h.ctx, h.l1), l1);
+    ck_assert_ptr_null(xlat_unit_name(h.ctx, l1));
+
+    xlat_tlb_destroy(h.l2); /* nothing sends to the responder any more */
+    h.l2 = NULL;
+    xlat_fixed_destroy(h.mem);
+    h.mem = NULL;
+    ck_assert_ptr_null(xlat_unit_name(h.ctx, mem));
 }
 END_TEST
 
@@ -265,7 +301,7 @@ START_TEST(no_next_target_answers_not_found)
     run_until(1);
     ck_assert_int_eq(h.n, 1);
     ck_assert_int_eq(h.done[0].status, XLAT_ERR_NOT_FOUND);
-    ck_assert_str_eq(h.done[0].resolver, "l1");
+    ck_assert_str_eq(test_resolver(h.ctx, &h.done[0]), "l1");
     xlat_target bad = {NULL, NULL, NULL};
     ck_assert_int_eq(xlat_tlb_set_next(h.l1, &bad), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_tlb_set_next(NULL, NULL), XLAT_ERR_INVAL);
@@ -288,7 +324,7 @@ START_TEST(invalidation_reaches_requests_in_flight)
     ck_assert_int_eq(h.n, 2);
     /* Not answered from the removed entry at 201: forwarded then, L2 hit at 211. */
     ck_assert_uint_eq(h.done[1].completed, 211);
-    ck_assert_str_eq(h.done[1].resolver, "l2");
+    ck_assert_str_eq(test_resolver(h.ctx, &h.done[1]), "l2");
 
     ck_assert_int_eq(send(3, 0x9000, XLAT_ACCESS_READ), XLAT_OK); /* a miss ... */
     xlat_tick(h.ctx);
@@ -542,6 +578,7 @@ Suite *tlb_timed_suite(void)
     TCase *tc = test_case(s, "hierarchy");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, two_level_exact_cycles);
+    tcase_add_test(tc, resolver_is_a_unit_id);
     tcase_add_test(tc, mshr_merge_answers_in_same_cycle);
     tcase_add_test(tc, refusals_take_nothing);
     tcase_add_test(tc, downstream_refusal_is_retried);

@@ -196,7 +196,7 @@ START_TEST(permission_fault_carries_translation)
     wf_run_until(&f, 100);
     ck_assert_int_eq(f.done[0].status, XLAT_OK);
     ck_assert_uint_eq(f.done[0].perm, XLAT_PERM_R); /* not writable, not executable */
-    ck_assert_str_eq(f.done[0].resolver, "walker");
+    ck_assert_str_eq(test_resolver(f.ctx, &f.done[0]), "walker");
     ck_assert_int_eq(f.done[1].status, XLAT_ERR_PERM);
     ck_assert_uint_eq(f.done[1].pfn, 0x42);
 }

@@ -56,6 +56,9 @@ void gf_run_until(uint64_t cycle);
 void gf_drain(void);
 /* The one answer of request `id` (fails when none or two). */
 const xlat_resp *gf_answer(uint64_t id);
+/* The name of the unit that answered `r`; "host.iommu" for resolver 0, the
+ * answer of a host's IOMMU (check_gmmu_contract.c), which is no unit. */
+const char *gf_resolver(const xlat_resp *r);
 void gf_expect(uint64_t id, uint64_t completed, int status, const char *resolver);
 xlat_gmmu_stats gf_stats(void);
 /* `local` requests to local pages, then `remote` to remote ones, ids from *id. */

@@ -73,7 +73,7 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     s.resp.paddr = (s.resp.pfn << 12) | (req->vaddr & 0xfff);
     s.resp.perm = XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_X | XLAT_PERM_U;
     s.resp.issued = xlat_now(h->ctx);
-    s.resp.resolver = "host";
+    s.resp.resolver = 0; /* the host is no unit of the context */
     call_out(h, &s);
     return XLAT_OK;
 }

@@ -51,6 +51,11 @@ xlat_ctx *test_ctx(uint64_t seed, counting_alloc *ca)
     return ctx;
 }
 
+const char *test_resolver(const xlat_ctx *ctx, const xlat_resp *r)
+{
+    return r->resolver ? xlat_unit_name(ctx, r->resolver) : "host";
+}
+
 TCase *test_case(Suite *s, const char *name)
 {
     TCase *tc = tcase_create(name);

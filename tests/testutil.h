@@ -38,6 +38,11 @@ void test_grow_events(xlat_ctx *ctx, size_t n);
 /* splitmix64: the one deterministic generator of the test programs. */
 uint64_t test_rand(uint64_t *state);
 
+/* The name of the unit that answered `r`: xlat_unit_name() of its resolver
+ * id (NULL once that unit is destroyed), and "host" for 0, the answer of a
+ * test's own target, which is no unit. */
+const char *test_resolver(const xlat_ctx *ctx, const xlat_resp *r);
+
 /* A TCase with a generous timeout (sanitizer builds are slow). */
 TCase *test_case(Suite *s, const char *name);
 

@@ -270,8 +270,10 @@ typedef struct xlat_l2_port {
      *  rule's tie-break. */
     size_t (*count)(void *user);
     void *count_user;           /**< first argument of `count` */
-    /** Names the L2 as the resolver of remote hits (not copied; NULL: "l2"). */
-    const char *name;
+    /** The unit id the IOMMU gives as xlat_resp::resolver of a remote hit:
+     *  the default port's is its TLB's (xlat_unit_id()), which a host that
+     *  wraps that port keeps; 0 for a host's own L2, which is no unit. */
+    uint32_t unit;
 } xlat_l2_port;
 
 /**

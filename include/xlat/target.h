@@ -112,7 +112,13 @@ typedef struct xlat_resp {
     xlat_meta   meta;       /**< The resolving entry's metadata, for the sender's fill. */
     uint64_t    issued;     /**< Cycle the request was accepted by the unit that answers. */
     uint64_t    completed;  /**< Cycle of this answer. */
-    const char *resolver;   /**< Name of the unit that held the translation (owned by it). */
+    /** The unit id of the unit that answered: the one that held the
+     *  translation, or the one that failed or refused it on the way. Name
+     *  it with xlat_unit_name(ctx, id) (NULL once that unit is destroyed;
+     *  an id is never reused while the context lives). Every answer a unit
+     *  of libxlat makes names a unit; 0 is what a host's own target or L2
+     *  port sets, when no unit of the context resolved the request. */
+    uint32_t    resolver;
 } xlat_resp;
 
 /** @brief Completion callback: called once per accepted request. */

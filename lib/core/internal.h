@@ -147,6 +147,10 @@ int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *wh
  * another name at the same address for its own. */
 void xlat__busy_forget(xlat_ctx *ctx, const char *name);
 
+/* The unit id of TLB `t` (its registry id, the one xlat_unit_id() gives),
+ * without walking the registry: what its answers name as their resolver. */
+uint32_t xlat__tlb_id(const struct xlat_tlb *t);
+
 /* The message of a request xlat__req_check() refuses. */
 int xlat__req_refuse(xlat_ctx *ctx, const xlat_req *req, const char *who);
 
@@ -160,9 +164,10 @@ static inline int xlat__req_check(xlat_ctx *ctx, const xlat_req *req, const char
 }
 
 /* The start of every answer to `req`: zeroed, with its id, address, PASID,
- * `status` and `resolver` (a translation is added by xlat__resp_translate). */
+ * `status` and `resolver`, the unit id of the unit that answers (a
+ * translation is added by xlat__resp_translate). */
 static inline void xlat__resp_init(xlat_resp *r, const xlat_req *req, int status,
-                                   const char *resolver)
+                                   uint32_t resolver)
 {
     memset(r, 0, sizeof(*r));
     r->id = req->id;

@@ -135,7 +135,7 @@ int xlat_fixed_translate(xlat_fixed *f, const xlat_req *req, xlat_done_fn done, 
         return xlat__fail(f->unit.ctx, XLAT_ERR_NOMEM, "fixed %s: out of memory", f->unit.name);
     p->done = done;
     p->user = user;
-    xlat__resp_init(&p->resp, req, XLAT_OK, f->unit.name);
+    xlat__resp_init(&p->resp, req, XLAT_OK, f->unit.id);
     p->resp.issued = f->unit.ctx->now;
     resolve(f, req, &p->resp);
     xlat__delay_push(&f->answers, &p->wait);

@@ -347,7 +347,7 @@ static void side_answer(struct gmmu_req *r, int side, const xlat_resp *resp)
 static void own_answer(struct gmmu_req *r, int side, int status)
 {
     xlat_resp a;
-    xlat__resp_init(&a, &r->req, status, r->g->u.name);
+    xlat__resp_init(&a, &r->req, status, r->g->u.id);
     a.issued = a.completed = r->g->u.ctx->now;
     side_answer(r, side, &a);
     if (r->deferred)

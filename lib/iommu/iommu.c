@@ -380,7 +380,7 @@ static void wq_push(struct xlat_iommu *m, struct iommu_req *r, bool front)
  * Its ATS buffer slot frees now (least-TLB §4.1: the pending entry is
  * removed when the first answer arrives), and a walk it still had queued
  * is dropped (Algorithm 1: "abort IOMMU thread (PTW)"). */
-static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, const char *resolver)
+static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, uint32_t resolver)
 {
     struct xlat_iommu *m = r->iommu;
     xlat_resp resp;
@@ -449,7 +449,7 @@ static void lookup_done(void *arg)
         m->st.tlb_hits++;
         if (m->incl->on_hit)
             m->incl->on_hit(m->incl_state, &e);
-        answer(r, &e, XLAT_OK, m->u.name);
+        answer(r, &e, XLAT_OK, m->u.id);
     } else if (m->tlb2) {
         xlat__unit_post(&m->u, m->cfg.tlb2_latency, lookup2_done, r);
     } else {
@@ -469,7 +469,7 @@ static void lookup2_done(void *arg)
     m->st.tlb_hits++;
     m->st.tlb2_hits++;
     xlat_tlb_insert(m->tlb, &e, NULL); /* mostly-inclusive between the two levels */
-    answer(r, &e, XLAT_OK, m->u.name);
+    answer(r, &e, XLAT_OK, m->u.id);
 }
 
 static void walk_done(void *user, const xlat_resp *resp)
@@ -537,7 +537,7 @@ static void probe_answered(void *ctx, const xlat_tlb_entry *hit)
         m->incl->on_remote(m->incl_state, x, &r->req, hit != NULL, &e);
     if (hit) {
         m->st.remote_hits++;
-        answer(r, &e, XLAT_OK, m->port[x].name ? m->port[x].name : "l2");
+        answer(r, &e, XLAT_OK, m->port[x].unit);
     } else {
         m->st.remote_misses++; /* the walk goes on */
     }
@@ -577,7 +577,7 @@ static int hand_over(struct xlat_iommu *m, struct iommu_req *r)
         wq_push(m, r, true);
         return rc;
     }
-    answer(r, NULL, rc, m->u.name);
+    answer(r, NULL, rc, m->u.id);
     return XLAT_OK;
 }
 

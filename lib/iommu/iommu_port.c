@@ -66,7 +66,7 @@ void xlat__iommu_tlb_port(struct xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
     xlat_l2_port p = {
         .probe = tlb_probe, .probe_user = tp, .insert = tlb_insert, .insert_user = tp,
         .invalidate = tlb_invalidate, .invalidate_user = tp, .count = tlb_count,
-        .count_user = tp, .name = xlat_tlb_name(l2),
+        .count_user = tp, .unit = xlat__tlb_id(l2),
     };
     m->port[gpu] = p;
 }

@@ -130,7 +130,7 @@ static void send_blocked(struct xlat_link *l)
         if (!l->blocked)
             l->blocked_tail = NULL;
         if (rc != XLAT_OK) { /* refused for good: answer it, never lose it */
-            xlat__resp_init(&r->resp, &r->req, rc, l->unit.name);
+            xlat__resp_init(&r->resp, &r->req, rc, l->unit.id);
             xlat__delay_push(&l->back, &r->wait);
         }
     }

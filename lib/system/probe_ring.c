@@ -31,7 +31,7 @@ static void forward(void *arg)
     xlat_done_fn done = r->done;
     void *user = r->user;
     xlat_resp fail;
-    xlat__resp_init(&fail, &r->req, rc, stop->unit.name);
+    xlat__resp_init(&fail, &r->req, rc, stop->unit.id);
     fail.issued = r->arrival;
     fail.completed = stop->sys->ctx->now;
     xlat__unit_req_put(&stop->unit, r);
@@ -89,7 +89,7 @@ static void probed(struct xlat_delay *line, struct xlat_delay_item *item)
     }
     s->st.probe_hits++;
     xlat_resp resp;
-    xlat__resp_init(&resp, &r->req, XLAT_OK, xlat_tlb_name(from));
+    xlat__resp_init(&resp, &r->req, XLAT_OK, xlat__tlb_id(from));
     resp.issued = r->arrival;
     resp.completed = s->ctx->now;
     xlat__resp_translate(&resp, &e, r->req.vaddr, r->req.access);

@@ -9,6 +9,8 @@ uint32_t xlat_tlb_sets(const xlat_tlb *t) { return t ? t->sets : 0; }
 
 const char *xlat_tlb_name(const xlat_tlb *t) { return t ? t->name : ""; }
 
+uint32_t xlat__tlb_id(const xlat_tlb *t) { return t->reg.id; }
+
 size_t xlat_tlb_memory(const xlat_tlb *t)
 {
     if (!t)

@@ -237,7 +237,7 @@ uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *t) { return t && t->timed ? t->time
 /* The answer to `req`, accepted at `issued`, from translation `e` (or a
  * failure `status`). */
 static void make_resp(xlat_resp *r, const xlat_req *req, uint64_t issued,
-                      const xlat_tlb_entry *e, int status, const char *resolver)
+                      const xlat_tlb_entry *e, int status, uint32_t resolver)
 {
     xlat__resp_init(r, req, status, resolver);
     r->issued = issued;
@@ -267,7 +267,7 @@ static void hit_slot_freed(xlat_tlb *t)
 
 /* Answers waiter `p` from `e` (or with `status`), recycling the record first. */
 static void answer_pending(xlat_tlb *t, struct tlb_pending *p, const xlat_tlb_entry *e,
-                           int status, const char *resolver)
+                           int status, uint32_t resolver)
 {
     xlat_resp r;
     make_resp(&r, &p->req, p->issued, e, status, resolver);
@@ -324,7 +324,7 @@ static void retry_stale(void *arg)
     struct tlb_pending *p = arg;
     xlat_tlb_entry e;
     if (entry_now(p->tlb, &p->req, &e))
-        answer_pending(p->tlb, p, &e, XLAT_OK, p->tlb->name);
+        answer_pending(p->tlb, p, &e, XLAT_OK, p->tlb->reg.id);
     else
         wait_for_mshr(p->tlb, p);
 }
@@ -350,7 +350,7 @@ static void stale_hit(xlat_tlb *t, const struct tlb_hit *h)
         xlat_resp r;
         pop_hit(t->timed);
         hit_slot_freed(t);
-        make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->name);
+        make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->reg.id);
         send_answer(t, h->done, h->user, &r);
         return;
     }
@@ -379,7 +379,7 @@ static void answer_oldest_hit(xlat_tlb *t)
     xlat_tlb_entry e;
     xlat_resp r;
     xlat__tlb_way_to_entry(&h->way, &e);
-    make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->name);
+    make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->reg.id);
     xlat_done_fn done = h->done;
     void *user = h->user;
     pop_hit(tm);
@@ -447,7 +447,7 @@ static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_
 
 /* Frees the MSHR, then answers every waiter from `e` or with `status`. */
 static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int status,
-                          const char *resolver)
+                          uint32_t resolver)
 {
     xlat_tlb *t = m->tlb;
     struct tlb_pending *p = m->head;
@@ -495,7 +495,7 @@ static void fill_done(void *arg, const xlat_resp *down)
                                    down->page_shift);
     if (status == XLAT_OK && !stale && xlat_tlb_insert(m->tlb, &e, NULL) < 0)
         status = XLAT_ERR_INVAL; /* the next level answered an impossible page size */
-    complete_mshr(m, &e, status, status == XLAT_ERR_INVAL ? m->tlb->name : down->resolver);
+    complete_mshr(m, &e, status, status == XLAT_ERR_INVAL ? m->tlb->reg.id : down->resolver);
 }
 
 static void forward_miss(void *arg)
@@ -503,7 +503,7 @@ static void forward_miss(void *arg)
     struct tlb_mshr *m = arg;
     xlat_tlb *t = m->tlb;
     if (!t->timed->next.translate) {
-        complete_mshr(m, NULL, XLAT_ERR_NOT_FOUND, t->name);
+        complete_mshr(m, NULL, XLAT_ERR_NOT_FOUND, t->reg.id);
         return;
     }
     const xlat_target *next = &t->timed->next;
@@ -512,7 +512,7 @@ static void forward_miss(void *arg)
         if (!next->wait || next->wait(next->unit, forward_miss, m) != XLAT_OK)
             own_post(t, 1, forward_miss, m);
     } else if (rc != XLAT_OK) {
-        complete_mshr(m, NULL, rc, t->name); /* refused for good: answered, never lost */
+        complete_mshr(m, NULL, rc, t->reg.id); /* refused for good: answered, never lost */
     }
 }
 

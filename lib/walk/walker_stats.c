@@ -25,7 +25,7 @@ void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
 static void make_resp(const struct xlat_walker *p, const struct walk_req *r, uint64_t pte,
                       uint32_t level, int status, xlat_resp *out)
 {
-    xlat__resp_init(out, &r->req, status, p->unit.name);
+    xlat__resp_init(out, &r->req, status, p->unit.id);
     out->issued = r->arrival;
     out->completed = p->unit.ctx->now;
     if (status != XLAT_OK)

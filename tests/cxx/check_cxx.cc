@@ -100,7 +100,8 @@ struct probe {
     void operator()(const xlat_resp &) { c->calls++; }
 };
 
-/* A response as the test keeps it: the resolver's name copied. */
+/* A response as the test keeps it: the resolver's name (xlat_unit_name of
+ * its id) copied. */
 struct answer {
     xlat_resp r;
     std::string resolver;
@@ -166,8 +167,10 @@ void test_l1_l2_exact()
                 CHECK_EQ(xlat_advance(ctx.get(), 200), XLAT_OK);
             for (;;) {
                 size_t before = got.size();
-                int rc = xlat::translate(l1, make_req(i, vaddr[i]), [&got](const xlat_resp &r) {
-                    got.push_back(answer{r, r.resolver ? r.resolver : ""});
+                xlat_ctx *c = ctx.get();
+                int rc = xlat::translate(l1, make_req(i, vaddr[i]), [&got, c](const xlat_resp &r) {
+                    const char *name = xlat_unit_name(c, r.resolver);
+                    got.push_back(answer{r, name ? name : ""});
                 });
                 CHECK_EQ(got.size(), before); /* never answered inside the call */
                 if (rc != XLAT_ERR_AGAIN) {
