@@ -6,7 +6,7 @@ int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit
     memset(u, 0, sizeof(*u));
     u->ctx = ctx;
     u->kind = spec->kind;
-    u->id = ++ctx->units; /* 0 is the host's */
+    u->id = xlat__unit_new_id(ctx); /* the registry's ids: 0 is the host's */
     u->name = xlat__strdup(ctx, spec->name ? spec->name : spec->kind);
     int rc = u->name ? XLAT_OK : XLAT_ERR_NOMEM;
     if (rc == XLAT_OK)
