@@ -182,7 +182,6 @@ static int take_templates(xlat_ctx *ctx, xlat_system_config *c, struct system_te
     xlat_system_l1_config_init(&t->l1);
     xlat_system_l2_config_init(&t->l2);
     xlat_iommu_config_init(&t->iommu);
-    xlat_iommu_walker_config_init(&t->iommu_walk);
     xlat_walker_config_init(&t->gmmu_walk);
     xlat_gmmu_config_init(&t->gmmu);
     /* Each template is held to its own create's pinned size. */
@@ -194,11 +193,8 @@ static int take_templates(xlat_ctx *ctx, xlat_system_config *c, struct system_te
     if (rc == XLAT_OK)
         rc = take_template(ctx, &t->iommu, sizeof(t->iommu), c->iommu, XLAT_IOMMU_CONFIG_SIZE_V0,
                            "xlat_system_config.iommu");
-    if (rc == XLAT_OK && t->iommu.walk) { /* NULL: the IOMMU's create says so */
-        rc = take_template(ctx, &t->iommu_walk, sizeof(t->iommu_walk), t->iommu.walk,
-                           XLAT_WALKER_CONFIG_SIZE_V0, "xlat_system_config.iommu->walk");
-        t->iommu.walk = &t->iommu_walk;
-    }
+    /* iommu.walk stays the caller's: the IOMMU's create copies it, held to
+     * its own pinned size (and says so when it is NULL). */
     if (rc == XLAT_OK)
         rc = take_template(ctx, &t->gmmu_walk, sizeof(t->gmmu_walk), c->gmmu_walk,
                            XLAT_WALKER_CONFIG_SIZE_V0, "xlat_system_config.gmmu_walk");
@@ -221,6 +217,7 @@ static int build(struct xlat_system *s)
     xlat_iommu_config ic = s->tmpl.iommu;
     ic.gpus = s->cfg.gpus;
     int rc = xlat_iommu_create(s->ctx, &ic, &s->iommu);
+    s->tmpl.iommu.walk = NULL; /* the IOMMU holds its copy; the caller's may go */
     for (uint32_t g = 0; g < s->cfg.gpus && rc == XLAT_OK; g++)
         rc = build_gpu(s, g);
     return rc;

@@ -22,8 +22,7 @@ struct ring_stop {
  * caller gave none (a NULL template), taken at create. */
 struct system_templates {
     xlat_tlb_config l1, l2;
-    xlat_iommu_config iommu;        /* iommu.walk leads to iommu_walk */
-    xlat_walker_config iommu_walk;
+    xlat_iommu_config iommu;        /* walk: the caller's until the IOMMU copied it, then NULL */
     xlat_walker_config gmmu_walk;
     xlat_gmmu_config gmmu;
 };
