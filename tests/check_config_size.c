@@ -22,13 +22,7 @@ static void setup(void)
 {
     memset(&f, 0, sizeof(f));
     ck_assert_int_eq(xlat_ctx_create(NULL, &f.ctx), XLAT_OK);
-    xlat_physmem_config pc;
-    xlat_physmem_config_init(&pc);
-    ck_assert_int_eq(xlat_physmem_create(f.ctx, &pc, &f.mem), XLAT_OK);
-    xlat_pagetable_config tc;
-    xlat_pagetable_config_init(&tc);
-    tc.mem = f.mem;
-    ck_assert_int_eq(xlat_pagetable_create(f.ctx, &tc, &f.pt), XLAT_OK);
+    test_table(f.ctx, &f.mem, &f.pt);
     xlat_walker_config_init(&f.walk);
     f.walk.pt = f.pt;
     ck_assert_int_eq(xlat_walker_create(f.ctx, &f.walk, &f.walker), XLAT_OK);
