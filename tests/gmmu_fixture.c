@@ -22,13 +22,7 @@ void gf_world(uint32_t mem_latency, uint32_t walkers, uint32_t queue, uint32_t i
     memset(&gf, 0, sizeof(gf));
     counting_alloc_init(&gf.ca);
     gf.ctx = test_ctx(3, &gf.ca);
-    xlat_physmem_config pc;
-    xlat_physmem_config_init(&pc);
-    ck_assert_int_eq(xlat_physmem_create(gf.ctx, &pc, &gf.mem), XLAT_OK);
-    xlat_pagetable_config tc;
-    xlat_pagetable_config_init(&tc);
-    tc.mem = gf.mem;
-    ck_assert_int_eq(xlat_pagetable_create(gf.ctx, &tc, &gf.pt), XLAT_OK);
+    test_table(gf.ctx, &gf.mem, &gf.pt);
     for (uint64_t p = 0; p < LOCAL_PAGES; p++)
         ck_assert_int_eq(xlat_pagetable_map(gf.pt, PASID, LOCAL_VA(p), p + BASE_PFN, 12,
                                             XLAT_PERM_R | XLAT_PERM_W), XLAT_OK);
