@@ -147,10 +147,6 @@ int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *wh
  * another name at the same address for its own. */
 void xlat__busy_forget(xlat_ctx *ctx, const char *name);
 
-/* The unit id of TLB `t` (its registry id, the one xlat_unit_id() gives),
- * without walking the registry: what its answers name as their resolver. */
-uint32_t xlat__tlb_id(const struct xlat_tlb *t);
-
 /* The message of a request xlat__req_check() refuses. */
 int xlat__req_refuse(xlat_ctx *ctx, const xlat_req *req, const char *who);
 

@@ -6,6 +6,7 @@
  * TLB holds then, inserts and invalidations act at once.
  */
 #include "iommu_internal.h"
+#include "../tlb/tlb_id.h"
 
 /* The TLB is read when the probe arrives, so a change meanwhile is seen. */
 static void probe_arrived(void *arg)

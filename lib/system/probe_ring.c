@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "system_internal.h"
+#include "../tlb/tlb_id.h"
 
 struct ring_req {
     struct xlat_delay_item wait; /* first: the record is its delay item */

@@ -1,5 +1,6 @@
 /* The TLB's reporting calls: sizes, contents, callbacks and counters. */
 #include "tlb_internal.h"
+#include "tlb_id.h"
 
 size_t xlat_tlb_count(const xlat_tlb *t) { return t ? t->count : 0; }
 
