@@ -322,6 +322,18 @@ START_TEST(unknown_ids)
     ck_assert_int_eq(xlat_stats_foreach(NULL, record, &got), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_stats_foreach(ctx, NULL, &got), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_stats_reset(NULL, 0), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_unit_stats_foreach(NULL, 1, record, &got), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_unit_stats_foreach(ctx, 1, NULL, &got), XLAT_ERR_INVAL);
+    ck_assert_ptr_null(xlat_unit_name(NULL, 1));
+    ck_assert_ptr_null(xlat_unit_kind(NULL, 1));
+    ck_assert_uint_eq(xlat_unit_id(ctx, NULL), 0);
+    /* The new resets and default templates do nothing for NULL. */
+    xlat_link_stats_reset(NULL);
+    xlat_iommu_stats_reset(NULL);
+    xlat_system_stats_reset(NULL);
+    xlat_system_l1_config_init(NULL);
+    xlat_system_l2_config_init(NULL);
+    xlat_iommu_walker_config_init(NULL);
     xlat_ctx_destroy(ctx);
 }
 END_TEST
