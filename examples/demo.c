@@ -64,11 +64,15 @@ static void build(demo *d)
     fc.latency = 100;
     if (xlat_fixed_create(d->ctx, &fc, &d->walker) != XLAT_OK)
         exit(EXIT_FAILURE);
-    xlat_target to_l2 = xlat_tlb_target(d->l2), to_walker = xlat_fixed_target(d->walker);
-    xlat_tlb_set_next(d->l2, &to_walker);
+    xlat_target to_l2 = XLAT_TARGET_INIT, to_walker = XLAT_TARGET_INIT;
+    if (xlat_tlb_get_target(d->l2, &to_l2) != XLAT_OK ||
+        xlat_fixed_get_target(d->walker, &to_walker) != XLAT_OK ||
+        xlat_tlb_set_next(d->l2, &to_walker) != XLAT_OK)
+        exit(EXIT_FAILURE);
     for (int c = 0; c < CUS; c++) {
         d->l1[c] = tlb(d, names[c], 32, 32, 1, 8, 1);
-        xlat_tlb_set_next(d->l1[c], &to_l2);
+        if (xlat_tlb_set_next(d->l1[c], &to_l2) != XLAT_OK)
+            exit(EXIT_FAILURE);
     }
 }
 

@@ -61,9 +61,12 @@ int main(void)
     if (xlat_fixed_create(ctx, &fc, &walker) != XLAT_OK)
         return fail(ctx, "walker");
 
-    xlat_target to_l2 = xlat_tlb_target(l2), to_walker = xlat_fixed_target(walker);
-    xlat_tlb_set_next(l1, &to_l2);
-    xlat_tlb_set_next(l2, &to_walker);
+    /* Targets are sized structs: start each with XLAT_TARGET_INIT. */
+    xlat_target to_l2 = XLAT_TARGET_INIT, to_walker = XLAT_TARGET_INIT;
+    if (xlat_tlb_get_target(l2, &to_l2) != XLAT_OK ||
+        xlat_fixed_get_target(walker, &to_walker) != XLAT_OK ||
+        xlat_tlb_set_next(l1, &to_l2) != XLAT_OK || xlat_tlb_set_next(l2, &to_walker) != XLAT_OK)
+        return fail(ctx, "wiring");
 
     /* Two misses to the same page share an MSHR; the third is a hit later. */
     const uint64_t vaddr[] = {0x7f0000001000, 0x7f0000001040, 0x7f0000002000, 0x7f0000001080};

@@ -319,7 +319,7 @@ START_TEST(link_stats_sized)
     lc.latency = lc.latency_back = 10;
     xlat_link *l;
     ck_assert_int_eq(xlat_link_create(ctx, &lc, &l), XLAT_OK);
-    xlat_target t = xlat_fixed_target(f);
+    xlat_target t = TEST_TARGET(fixed, f);
     ck_assert_int_eq(xlat_link_set_next(l, &t), XLAT_OK);
     int answers = 0;
     xlat_req req = {.id = 1, .vaddr = 0x1000, .pasid = 1};

@@ -16,7 +16,7 @@ typedef struct deps {
 } deps;
 
 typedef int (*make_fn)(xlat_ctx *ctx, deps *d, void **out);
-typedef void (*unmake_fn)(void *obj);
+typedef int (*unmake_fn)(void *obj);
 
 static void fail_loop(make_fn make, unmake_fn unmake, const char *what)
 {
@@ -34,7 +34,7 @@ static void fail_loop(make_fn make, unmake_fn unmake, const char *what)
      * so that the loop counts only what the create itself holds. */
     void *warm = NULL;
     ck_assert_int_eq(make(ctx, &d, &warm), XLAT_OK);
-    unmake(warm);
+    ck_assert_int_eq(unmake(warm), XLAT_OK);
     int rc = XLAT_ERR_NOMEM;
     long k;
     for (k = 1; k < 100000 && rc == XLAT_ERR_NOMEM; k++) {
@@ -44,7 +44,7 @@ static void fail_loop(make_fn make, unmake_fn unmake, const char *what)
         rc = make(ctx, &d, &obj);
         ca.fail_after = -1;
         if (rc == XLAT_OK) {
-            unmake(obj);
+            ck_assert_int_eq(unmake(obj), XLAT_OK);
         } else {
             ck_assert_msg(rc == XLAT_ERR_NOMEM, "%s, k=%ld: rc %d (%s)", what, k, rc,
                           xlat_ctx_errmsg(ctx));

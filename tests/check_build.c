@@ -656,6 +656,7 @@ static const struct {
     {XLAT_ERR_PERM, "XLAT_ERR_PERM"},
     {XLAT_ERR_STATE, "XLAT_ERR_STATE"},
     {XLAT_ERR_UNSUPPORTED, "XLAT_ERR_UNSUPPORTED"},
+    {XLAT_ERR_BUSY, "XLAT_ERR_BUSY"},
 };
 #define N_KNOWN (sizeof(known_codes) / sizeof(known_codes[0]))
 

@@ -82,7 +82,7 @@ static void run_fixed(uint32_t latency, outcome *o)
     c.max_outstanding = 2;
     xlat_fixed *f;
     ck_assert_int_eq(xlat_fixed_create(w.ctx, &c, &f), XLAT_OK);
-    xlat_target t = xlat_fixed_target(f);
+    xlat_target t = TEST_TARGET(fixed, f);
     ck_assert_int_eq(host_send(&w.h, &t, 0, 0 * PAGE, 1), XLAT_OK);
     ck_assert_int_eq(host_send(&w.h, &t, 1, 5 * PAGE, 1), XLAT_OK);
     ck_assert_int_eq(host_send(&w.h, &t, 2, 6 * PAGE, 1), XLAT_ERR_AGAIN);
@@ -122,7 +122,7 @@ static void run_link(int later, outcome *o)
     c.latency_back = 2;
     xlat_link *l;
     ck_assert_int_eq(xlat_link_create(w.ctx, &c, &l), XLAT_OK);
-    xlat_target far = host_target(&w.h), t = xlat_link_target(l);
+    xlat_target far = host_target(&w.h), t = TEST_TARGET(link, l);
     ck_assert_int_eq(xlat_link_set_next(l, &far), XLAT_OK);
     ck_assert_int_eq(host_send(&w.h, &t, 0, 1 * PAGE, 1), XLAT_OK);
     ck_assert_int_eq(host_send(&w.h, &t, 1, 2 * PAGE + 8, 1), XLAT_OK);
@@ -162,7 +162,7 @@ static void run_tlb(int later, outcome *o)
     c.ports = 4;
     xlat_tlb *tlb;
     ck_assert_int_eq(xlat_tlb_create(w.ctx, &c, &tlb), XLAT_OK);
-    xlat_target next = host_target(&w.h), t = xlat_tlb_target(tlb);
+    xlat_target next = host_target(&w.h), t = TEST_TARGET(tlb, tlb);
     ck_assert_int_eq(xlat_tlb_set_next(tlb, &next), XLAT_OK);
     ck_assert_int_eq(host_send(&w.h, &t, 0, 0 * PAGE, 1), XLAT_OK);     /* miss */
     ck_assert_int_eq(host_send(&w.h, &t, 1, 1 * PAGE, 1), XLAT_OK);     /* miss */
@@ -212,7 +212,7 @@ static void run_walker(int later, outcome *o, uint64_t *callouts)
     xlat_walker *pool;
     ck_assert_int_eq(xlat_walker_create(w.ctx, &c, &pool), XLAT_OK);
     w.h.walker = pool;
-    xlat_target t = xlat_walker_target(pool);
+    xlat_target t = TEST_TARGET(walker, pool);
     ck_assert_int_eq(host_send(&w.h, &t, 0, 0x40000000, 1), XLAT_OK);  /* 4 reads */
     ck_assert_int_eq(host_send(&w.h, &t, 1, 0x40001010, 1), XLAT_OK);  /* 4 reads */
     ck_assert_int_eq(host_send(&w.h, &t, 2, 0x40002000, 1), XLAT_OK);  /* faults, mapped */
@@ -278,7 +278,7 @@ static void run_iommu(int later, xlat_incl incl, outcome *o)
     xlat_iommu *m;
     ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &m), XLAT_OK);
     w.h.walker = xlat_iommu_walker(m);
-    xlat_target t = xlat_iommu_target(m);
+    xlat_target t = TEST_TARGET(iommu, m);
     ck_assert_int_eq(host_send(&w.h, &t, 0, 0x40000000, 1), XLAT_OK); /* walk */
     ck_assert_int_eq(host_send(&w.h, &t, 1, 0x40003000, 1), XLAT_OK); /* page request */
     ck_assert_int_eq(host_send(&w.h, &t, 2, 0x40000000, 1), XLAT_ERR_AGAIN); /* buffer full */
@@ -427,7 +427,7 @@ static void run_gmmu(int later, outcome *o)
     c.walker = pool;
     xlat_gmmu *g;
     ck_assert_int_eq(xlat_gmmu_create(w.ctx, &c, &g), XLAT_OK);
-    xlat_target iommu = host_target(&w.h), t = xlat_gmmu_target(g);
+    xlat_target iommu = host_target(&w.h), t = TEST_TARGET(gmmu, g);
     ck_assert_int_eq(xlat_gmmu_set_iommu(g, &iommu), XLAT_OK);
     ck_assert_int_eq(host_send(&w.h, &t, 0, 0x40000000, 1), XLAT_OK); /* local walk */
     ck_assert_int_eq(host_send(&w.h, &t, 1, 0x7000, 1), XLAT_OK);     /* local miss: IOMMU */
@@ -476,27 +476,27 @@ START_TEST(unknown_access_refused)
     xlat_fixed_config_init(&fc);
     xlat_fixed *f;
     ck_assert_int_eq(xlat_fixed_create(w.ctx, &fc, &f), XLAT_OK);
-    xlat_target t = xlat_fixed_target(f);
+    xlat_target t = TEST_TARGET(fixed, f);
     refuses_access(&w.h, &t, "xlat_fixed_translate");
     xlat_link_config lc;
     xlat_link_config_init(&lc);
     xlat_link *l;
     ck_assert_int_eq(xlat_link_create(w.ctx, &lc, &l), XLAT_OK);
     ck_assert_int_eq(xlat_link_set_next(l, &far), XLAT_OK);
-    t = xlat_link_target(l);
+    t = TEST_TARGET(link, l);
     refuses_access(&w.h, &t, "xlat_link_translate");
     xlat_tlb_config tc;
     xlat_tlb_config_init(&tc);
     xlat_tlb *tlb;
     ck_assert_int_eq(xlat_tlb_create(w.ctx, &tc, &tlb), XLAT_OK);
-    t = xlat_tlb_target(tlb);
+    t = TEST_TARGET(tlb, tlb);
     refuses_access(&w.h, &t, "xlat_tlb_translate");
     xlat_walker_config wc;
     xlat_walker_config_init(&wc);
     wc.pt = w.pt;
     xlat_walker *pool;
     ck_assert_int_eq(xlat_walker_create(w.ctx, &wc, &pool), XLAT_OK);
-    t = xlat_walker_target(pool);
+    t = TEST_TARGET(walker, pool);
     refuses_access(&w.h, &t, "xlat_walker_translate");
     xlat_iommu_walker_config_init(&wc);
     wc.pt = w.pt;
@@ -505,14 +505,14 @@ START_TEST(unknown_access_refused)
     ic.walk = &wc;
     xlat_iommu *m;
     ck_assert_int_eq(xlat_iommu_create(w.ctx, &ic, &m), XLAT_OK);
-    t = xlat_iommu_target(m);
+    t = TEST_TARGET(iommu, m);
     refuses_access(&w.h, &t, "xlat_iommu_translate");
     xlat_gmmu_config gc;
     xlat_gmmu_config_init(&gc);
     gc.mode = XLAT_GMMU_CENTRALIZED;
     xlat_gmmu *g;
     ck_assert_int_eq(xlat_gmmu_create(w.ctx, &gc, &g), XLAT_OK);
-    t = xlat_gmmu_target(g);
+    t = TEST_TARGET(gmmu, g);
     refuses_access(&w.h, &t, "xlat_gmmu_translate");
     xlat_advance(w.ctx, 10);
     ck_assert_int_eq(host_answered(&w.h), 0);
@@ -540,7 +540,7 @@ START_TEST(refusal_message_stays_right)
     fc.max_outstanding = 1;
     xlat_fixed *f;
     ck_assert_int_eq(xlat_fixed_create(w.ctx, &fc, &f), XLAT_OK);
-    xlat_target t = xlat_fixed_target(f);
+    xlat_target t = TEST_TARGET(fixed, f);
     ck_assert_int_eq(host_send(&w.h, &t, 0, 0, 1), XLAT_OK);
     const char *busy = "fixed a: max_outstanding requests in flight";
     for (int i = 0; i < 2; i++) {
@@ -552,7 +552,7 @@ START_TEST(refusal_message_stays_right)
     xlat_fixed_destroy(f);
     fc.name = "b";
     ck_assert_int_eq(xlat_fixed_create(w.ctx, &fc, &f), XLAT_OK);
-    t = xlat_fixed_target(f);
+    t = TEST_TARGET(fixed, f);
     ck_assert_int_eq(host_send(&w.h, &t, 2, 0, 1), XLAT_OK);
     ck_assert_int_eq(host_send(&w.h, &t, 3, 0, 1), XLAT_ERR_AGAIN);
     ck_assert_str_eq(xlat_ctx_errmsg(w.ctx), "fixed b: max_outstanding requests in flight");

@@ -129,6 +129,22 @@ static int make_walker(const void *c)
     return rc;
 }
 
+/* The DWS++ parameters: a template a walker copies at create. */
+static void init_dwspp(void *c) { xlat_dwspp_preset(c, XLAT_DWSPP_CONSERVATIVE); }
+static int make_dwspp(const void *c)
+{
+    xlat_walker_config wc;
+    xlat_walker_config_init(&wc);
+    wc.pt = f.pt;
+    wc.sched = XLAT_SCHED_DWSPP;
+    wc.tenants = 2;
+    wc.dwspp = c;
+    xlat_walker *w = NULL;
+    int rc = xlat_walker_create(f.ctx, &wc, &w);
+    xlat_walker_destroy(w);
+    return rc;
+}
+
 static void init_gmmu(void *c)
 {
     xlat_gmmu_config_init(c);
@@ -189,6 +205,7 @@ static const struct config_kind kinds[] = {
     KIND(pagetable, xlat_pagetable_config, XLAT_PAGETABLE_CONFIG_SIZE_V0),
     KIND(pwc, xlat_pwc_config, XLAT_PWC_CONFIG_SIZE_V0),
     KIND(walker, xlat_walker_config, XLAT_WALKER_CONFIG_SIZE_V0),
+    KIND(dwspp, xlat_dwspp_config, XLAT_DWSPP_CONFIG_SIZE_V0),
     KIND(gmmu, xlat_gmmu_config, XLAT_GMMU_CONFIG_SIZE_V0),
     KIND(iommu, xlat_iommu_config, XLAT_IOMMU_CONFIG_SIZE_V0),
     KIND(system, xlat_system_config, XLAT_SYSTEM_CONFIG_SIZE_V0),

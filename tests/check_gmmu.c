@@ -275,7 +275,7 @@ START_TEST(no_iommu_answers_not_found)
     ck_assert_uint_eq(st.failed, 2);
     ck_assert_uint_eq(st.iommu_requests, 0);
     /* Set, then removed again. */
-    xlat_target t = xlat_fixed_target(gf.iommu);
+    xlat_target t = TEST_TARGET(fixed, gf.iommu);
     ck_assert_int_eq(xlat_gmmu_set_iommu(gf.g, &t), XLAT_OK);
     ck_assert_int_eq(xlat_gmmu_set_iommu(gf.g, NULL), XLAT_OK);
     gf_send(5, REMOTE_VA(2));
@@ -450,10 +450,10 @@ START_TEST(call_errors)
     ck_assert_int_eq(xlat_gmmu_translate(NULL, &req, gf_on_done, NULL), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_gmmu_translate(gf.g, NULL, gf_on_done, NULL), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_gmmu_translate(gf.g, &req, NULL, NULL), XLAT_ERR_INVAL);
-    xlat_target t = xlat_gmmu_target(gf.g);
+    xlat_target t = TEST_TARGET(gmmu, gf.g);
     ck_assert_int_eq(xlat_target_translate(&t, &req, NULL, NULL), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_target_translate(&t, &req, gf_on_done, NULL), XLAT_OK);
-    xlat_target broken = {NULL, NULL, NULL};
+    xlat_target broken = XLAT_TARGET_INIT; /* no translate */
     ck_assert_int_eq(xlat_gmmu_set_iommu(NULL, &t), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_gmmu_set_iommu(gf.g, &broken), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_gmmu_counters(NULL, NULL, NULL), XLAT_ERR_INVAL);
@@ -478,7 +478,7 @@ START_TEST(below_an_l2_tlb)
 {
     gf_d2_world();
     gf_gmmu(XLAT_GMMU_DISTRIBUTED, XLAT_GMMU_ROUTE_LOCAL, 10000);
-    xlat_target t = xlat_gmmu_target(gf.g);
+    xlat_target t = TEST_TARGET(gmmu, gf.g);
     xlat_req req = {.id = 2, .vaddr = LOCAL_VA(5), .pasid = PASID};
     xlat_tlb_config tc;
     xlat_tlb_config_init(&tc);

@@ -104,7 +104,7 @@ static void host_world(uint32_t later, uint32_t max)
 static void host_gmmu(const xlat_gmmu_config *c)
 {
     ck_assert_msg(xlat_gmmu_create(gf.ctx, c, &gf.g) == XLAT_OK, "%s", xlat_ctx_errmsg(gf.ctx));
-    xlat_target t = {host_translate, &host, NULL};
+    xlat_target t = {sizeof(t), host_translate, &host, NULL, 0};
     ck_assert_int_eq(xlat_gmmu_set_iommu(gf.g, &t), XLAT_OK);
 }
 
@@ -285,7 +285,7 @@ START_TEST(refused_sender_is_woken)
     gf_cfg(&c, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_LOCAL, 10000);
     c.max_outstanding = 2;
     host_gmmu(&c);
-    xlat_target below = xlat_gmmu_target(gf.g);
+    xlat_target below = TEST_TARGET(gmmu, gf.g);
     ck_assert_ptr_nonnull(below.wait);
     xlat_tlb_config tc;
     xlat_tlb_config_init(&tc);
@@ -329,7 +329,7 @@ static void retry_on_room(void *arg)
 
 /* A GMMU of one record: the second request is refused through the cheap
  * path (the message assembled once, kept while the same refusal repeats,
- * as the timed TLB's), waits through xlat_gmmu_target()'s wait hook, is
+ * as the timed TLB's), waits through TEST_TARGET(gmmu, )'s wait hook, is
  * woken in the cycle the first answer frees the record, and is accepted. */
 START_TEST(wait_hook_wakes_at_the_free)
 {
@@ -348,7 +348,7 @@ START_TEST(wait_hook_wakes_at_the_free)
     gf.ctx->errmsg[0] = '\0';
     ck_assert_int_eq(xlat_gmmu_translate(gf.g, &req, gf_on_done, NULL), XLAT_ERR_AGAIN);
     ck_assert_str_eq(xlat_ctx_errmsg(gf.ctx), ""); /* the same refusal: nothing formatted */
-    xlat_target t = xlat_gmmu_target(gf.g);
+    xlat_target t = TEST_TARGET(gmmu, gf.g);
     ck_assert_ptr_nonnull(t.wait);
     ck_assert_int_eq(t.wait(t.unit, retry_on_room, NULL), XLAT_OK);
     gf_run_until(12);
@@ -478,7 +478,7 @@ static void sender_go(void *arg)
         return;
     }
     ck_assert_int_eq(rc, XLAT_ERR_AGAIN);
-    xlat_target t = xlat_gmmu_target(gf.g);
+    xlat_target t = TEST_TARGET(gmmu, gf.g);
     if (t.wait(t.unit, sender_go, arg) == XLAT_OK)
         return;
     load.polls++; /* more senders wait than the GMMU remembers: poll */
@@ -636,7 +636,7 @@ START_TEST(create_fails_cleanly)
         ck_assert_uint_eq(gf.ca.live_bytes, live);
     }
     ck_assert_int_eq(k, 6);
-    xlat_target t = xlat_fixed_target(gf.iommu);
+    xlat_target t = TEST_TARGET(fixed, gf.iommu);
     ck_assert_int_eq(xlat_gmmu_set_iommu(gf.g, &t), XLAT_OK);
     gf_send(1, REMOTE_VA(0));
     gf_drain();

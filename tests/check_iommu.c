@@ -639,6 +639,7 @@ START_TEST(interconnect_on_the_l2_port)
     ck_assert_int_eq(send(1, 5 << 12, 0), XLAT_OK);
     xlat_advance(h.ctx, 1000);
     ck_assert_uint_eq(h.done[0].completed - h.done[0].issued, 320);
+    net.inner = (xlat_l2_port)XLAT_L2_PORT_INIT;
     ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 1, &net.inner), XLAT_OK);
     xlat_l2_port wrapped = net.inner;
     wrapped.probe = hop_probe;
@@ -654,6 +655,25 @@ START_TEST(interconnect_on_the_l2_port)
     wrapped.insert = NULL;
     ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 0, &net.inner), XLAT_ERR_INVAL);
+    /* sized: a port without a struct_size is refused both ways */
+    wrapped.insert = net.inner.insert;
+    wrapped.struct_size = 0;
+    ck_assert_int_eq(xlat_iommu_attach_l2_port(h.iommu, 1, &wrapped), XLAT_ERR_INVAL);
+    xlat_l2_port unsized;
+    memset(&unsized, 0, sizeof(unsized));
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 1, &unsized), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "XLAT_L2_PORT_INIT"));
+    /* a first-release host's port: everything through `unit` */
+    struct {
+        xlat_l2_port p;
+        unsigned char canary[8];
+    } v0;
+    memset(&v0, 0xA5, sizeof(v0));
+    v0.p.struct_size = XLAT_L2_PORT_SIZE_V0;
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 1, &v0.p), XLAT_OK);
+    ck_assert_ptr_eq(v0.p.probe, hop_probe);
+    ck_assert_uint_eq(v0.p.unit, xlat_unit_id(h.ctx, l2));
+    ck_assert_uint_eq(v0.canary[0], 0xA5);
     ck_assert_int_eq(xlat_iommu_l2_victim(h.iommu, 2, &e), XLAT_ERR_INVAL);
     xlat_iommu_destroy(h.iommu);
     h.iommu = NULL;

@@ -138,7 +138,7 @@ static void send(uint32_t g, uint64_t vpn)
     w.sent += rc == XLAT_OK;
     w.refused += rc == XLAT_ERR_AGAIN;
     if (rc == XLAT_ERR_AGAIN && !w.waiting) {
-        xlat_target t = xlat_iommu_target(w.m);
+        xlat_target t = TEST_TARGET(iommu, w.m);
         ck_assert_int_eq(t.wait(t.unit, room, NULL), XLAT_OK);
         w.waiting = true;
     }
@@ -324,7 +324,7 @@ static void late_world(void)
     c.inclusion = XLAT_INCL_LEAST;
     c.tracker_fp_bits = 16;
     ck_assert_int_eq(xlat_iommu_create(w.ctx, &c, &w.m), XLAT_OK);
-    xlat_l2_port port = {.probe = late_send, .insert = late_insert,
+    xlat_l2_port port = {.struct_size = sizeof(port), .probe = late_send, .insert = late_insert,
                          .invalidate = late_invalidate}; /* a host's L2: unit 0 */
     ck_assert_int_eq(xlat_iommu_attach_l2_port(w.m, 1, &port), XLAT_OK);
     for (uint64_t vpn = 1; vpn <= 4; vpn++) {
@@ -354,7 +354,7 @@ START_TEST(late_probes_hold_records)
     ck_assert_uint_eq(xlat_now(w.ctx), 2100);
     ck_assert_int_eq(late_send_req(4), XLAT_ERR_AGAIN);
     ck_assert_str_eq(xlat_ctx_errmsg(w.ctx), "iommu iommu: every request record is taken");
-    xlat_target t = xlat_iommu_target(w.m);
+    xlat_target t = TEST_TARGET(iommu, w.m);
     ck_assert_int_eq(t.wait(t.unit, late_room, NULL), XLAT_OK);
     ck_assert_int_eq(xlat_advance(w.ctx, 3200 - 2100), XLAT_OK);
     ck_assert_uint_eq(woken_at, 3200); /* the first probe's miss freed its record */
@@ -392,7 +392,7 @@ static void woken(void *user)
 
 static void wait_64(void)
 {
-    xlat_target t = xlat_iommu_target(w.m);
+    xlat_target t = TEST_TARGET(iommu, w.m);
     for (int i = 0; i < 64; i++)
         ck_assert_int_eq(t.wait(t.unit, woken, NULL), XLAT_OK);
 }

@@ -424,7 +424,7 @@ static void host_l2_attach(uint32_t g, uint32_t cap)
     memset(l2, 0, sizeof(*l2));
     l2->gpu = g;
     l2->cap = cap;
-    xlat_l2_port port = {.probe = host_probe_send, .probe_user = l2, .insert = host_insert,
+    xlat_l2_port port = {.struct_size = sizeof(port), .probe = host_probe_send, .probe_user = l2, .insert = host_insert,
                          .insert_user = l2, .invalidate = host_invalidate,
                          .invalidate_user = l2, .count = host_count, .count_user = l2};
     ck_assert_int_eq(xlat_iommu_attach_l2_port(f.iommu, g, &port), XLAT_OK);

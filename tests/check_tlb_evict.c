@@ -245,7 +245,7 @@ START_TEST(timed_fills_reach_listeners)
     xlat_fixed_config_init(&fc);
     fc.latency = 5;
     ck_assert_int_eq(xlat_fixed_create(ctx, &fc, &mem), XLAT_OK);
-    xlat_target tm = xlat_fixed_target(mem);
+    xlat_target tm = TEST_TARGET(fixed, mem);
     ck_assert_int_eq(xlat_tlb_set_next(t, &tm), XLAT_OK);
     heard a = {.tag = "a"};
     ck_assert_int_eq(xlat_tlb_evict_listen(t, on_evict, &a), XLAT_OK);

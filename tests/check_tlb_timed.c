@@ -58,7 +58,7 @@ static void build(uint32_t l1_mshrs, uint32_t ports, uint32_t mem_max, uint8_t p
     h.l1 = timed_tlb("l1", 16, 16, 1, l1_mshrs, ports);
     h.l2 = timed_tlb("l2", 512, 16, 10, 16, 4);
     h.mem = responder(100, mem_max, perm);
-    xlat_target t2 = xlat_tlb_target(h.l2), tm = xlat_fixed_target(h.mem);
+    xlat_target t2 = TEST_TARGET(tlb, h.l2), tm = TEST_TARGET(fixed, h.mem);
     ck_assert_int_eq(xlat_tlb_set_next(h.l1, &t2), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_set_next(h.l2, &tm), XLAT_OK);
 }
@@ -219,7 +219,7 @@ START_TEST(downstream_refusal_is_retried)
     build(4, 1, 1, XLAT_PERM_R | XLAT_PERM_W);
     xlat_tlb_config cfg; /* L1 straight over the responder, which holds one request */
     (void)cfg;
-    xlat_target tm = xlat_fixed_target(h.mem);
+    xlat_target tm = TEST_TARGET(fixed, h.mem);
     xlat_tlb_set_next(h.l1, &tm);
     ck_assert_int_eq(send(1, 0x1000, XLAT_ACCESS_READ), XLAT_OK);
     xlat_tick(h.ctx);
@@ -277,7 +277,7 @@ START_TEST(translation_fault_is_not_filled)
     fc.latency = 5;
     fc.resolve = fault_odd_pages;
     ck_assert_int_eq(xlat_fixed_create(h.ctx, &fc, &h.mem), XLAT_OK);
-    xlat_target tm = xlat_fixed_target(h.mem);
+    xlat_target tm = TEST_TARGET(fixed, h.mem);
     xlat_tlb_set_next(h.l2, &tm);
     send(1, 0x1000, XLAT_ACCESS_READ);
     xlat_tick(h.ctx);
@@ -302,7 +302,7 @@ START_TEST(no_next_target_answers_not_found)
     ck_assert_int_eq(h.n, 1);
     ck_assert_int_eq(h.done[0].status, XLAT_ERR_NOT_FOUND);
     ck_assert_str_eq(test_resolver(h.ctx, &h.done[0]), "l1");
-    xlat_target bad = {NULL, NULL, NULL};
+    xlat_target bad = XLAT_TARGET_INIT; /* no translate */
     ck_assert_int_eq(xlat_tlb_set_next(h.l1, &bad), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_tlb_set_next(NULL, NULL), XLAT_ERR_INVAL);
     xlat_req req = {0};
@@ -374,7 +374,7 @@ START_TEST(destroy_with_requests_in_flight)
     h.ctx = test_ctx(1, &ca);
     h.l1 = timed_tlb("l1", 16, 16, 1, 4, 1);
     h.mem = responder(50, 0, XLAT_PERM_R);
-    xlat_target tm = xlat_fixed_target(h.mem);
+    xlat_target tm = TEST_TARGET(fixed, h.mem);
     xlat_tlb_set_next(h.l1, &tm);
     send(1, 0x1000, XLAT_ACCESS_READ);
     xlat_advance(h.ctx, 3);
@@ -446,7 +446,7 @@ START_TEST(steady_state_does_not_allocate)
     h.l1 = timed_tlb("l1", 32, 32, 1, 8, 2);
     h.l2 = timed_tlb("l2", 512, 16, 10, 16, 4);
     h.mem = responder(100, 0, XLAT_PERM_R | XLAT_PERM_W);
-    xlat_target t2 = xlat_tlb_target(h.l2), tm = xlat_fixed_target(h.mem);
+    xlat_target t2 = TEST_TARGET(tlb, h.l2), tm = TEST_TARGET(fixed, h.mem);
     xlat_tlb_set_next(h.l1, &t2);
     xlat_tlb_set_next(h.l2, &tm);
     uint64_t state = 5, ops = 0;
@@ -513,7 +513,7 @@ START_TEST(hierarchy_allocates_nothing_after_create)
     l1b = small_tlb("l1b", 2, 3, 2, 0, 3);
     h.l2 = small_tlb("l2", 5, 3, 1, 4, 2);
     h.mem = responder(20, 2, XLAT_PERM_R | XLAT_PERM_W);
-    xlat_target t2 = xlat_tlb_target(h.l2), tm = xlat_fixed_target(h.mem);
+    xlat_target t2 = TEST_TARGET(tlb, h.l2), tm = TEST_TARGET(fixed, h.mem);
     ck_assert_int_eq(xlat_tlb_set_next(h.l1, &t2), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_set_next(l1b, &t2), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_set_next(h.l2, &tm), XLAT_OK);

@@ -429,8 +429,10 @@ START_TEST(dwspp_steals_with_owner_pending)
     arrival a[32];
     table();
     config(&c, XLAT_SCHED_DWSPP, 4, 16, 2);
-    xlat_dwspp_preset(&c.dwspp, XLAT_DWSPP_AGGRESSIVE);
-    c.dwspp.epoch_length = 1;
+    xlat_dwspp_config d;
+    xlat_dwspp_preset(&d, XLAT_DWSPP_AGGRESSIVE);
+    d.epoch_length = 1;
+    c.dwspp = &d;
     wf_pool(&f, &c);
     play(a, backlog(a), 600);
     ck_assert(xlat_walker_diff_thres(f.pool, 0) == 0.3);
@@ -488,7 +490,10 @@ START_TEST(dwspp_epoch_switches)
     xlat_walker_config c;
     table();
     config(&c, XLAT_SCHED_DWSPP, 4, 2048, 2);
-    c.dwspp.strict_bounds = strict;
+    xlat_dwspp_config d;
+    xlat_dwspp_preset(&d, XLAT_DWSPP_DEFAULT);
+    d.strict_bounds = strict;
+    c.dwspp = &d;
     c.pt = f.pt; /* untraced: 1,400 arrivals */
     ck_assert_int_eq(xlat_walker_create(f.ctx, &c, &f.pool), XLAT_OK);
     uint64_t id = 0;
@@ -515,7 +520,10 @@ START_TEST(dwspp_refusals_do_not_count)
     xlat_walker_config c;
     table();
     config(&c, XLAT_SCHED_DWSPP, 2, 4, 2);
-    c.dwspp.epoch_length = 6;
+    xlat_dwspp_config d;
+    xlat_dwspp_preset(&d, XLAT_DWSPP_DEFAULT);
+    d.epoch_length = 6;
+    c.dwspp = &d;
     wf_pool(&f, &c);
     /* A0 on W0, A1 stolen by the idle W1, A2 and A3 fill q0; A4 is refused
      * five times. */
@@ -607,8 +615,11 @@ static int try_create(xlat_walk_sched s, uint32_t walkers, uint32_t queue, uint3
     xlat_walker *p = NULL;
     config(&c, s, walkers, queue, tenants);
     c.pt = f.pt;
+    xlat_dwspp_config d;
+    xlat_dwspp_preset(&d, XLAT_DWSPP_DEFAULT);
     if (tweak)
-        tweak(&c.dwspp);
+        tweak(&d);
+    c.dwspp = &d;
     int rc = xlat_walker_create(f.ctx, &c, &p);
     if (rc != XLAT_OK)
         ck_assert(p == NULL && xlat_ctx_errmsg(f.ctx)[0]);

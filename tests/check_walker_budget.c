@@ -264,7 +264,7 @@ static void build(enum mem_mode mode, xlat_walk_sched sched, bool faults, uint64
     c.mem_read = mode == MEM_FIXED ? NULL : mem_read;
     c.fault_fn = faults ? on_fault : NULL;
     ck_assert_int_eq(xlat_walker_create(h.ctx, &c, &h.pool), XLAT_OK);
-    h.target = xlat_walker_target(h.pool);
+    h.target = TEST_TARGET(walker, h.pool);
     leave_no_slack();
 }
 
@@ -365,7 +365,7 @@ static void a_done(void *user, const xlat_resp *r)
     ck_assert_int_eq(xlat_walker_translate(f.pool, &d, record, NULL), XLAT_OK);
     rc_e = xlat_walker_translate(f.pool, &e, record, NULL);
     ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(f.ctx), "every request record is in use"));
-    xlat_target t = xlat_walker_target(f.pool);
+    xlat_target t = TEST_TARGET(walker, f.pool);
     ck_assert_int_eq(t.wait(t.unit, send_e, NULL), XLAT_OK);
 }
 
@@ -428,7 +428,7 @@ START_TEST(two_senders_wait_a_third_polls)
     ck_assert_int_eq(wf_send(&f, 1, 0x0), XLAT_OK);
     ck_assert_int_eq(wf_send(&f, 2, 0x1000), XLAT_OK);
     ck_assert_int_eq(wf_send(&f, 3, 0x2000), XLAT_ERR_AGAIN);
-    xlat_target t = xlat_walker_target(f.pool);
+    xlat_target t = TEST_TARGET(walker, f.pool);
     ck_assert_int_eq(t.wait(t.unit, woken, (void *)1), XLAT_OK);
     ck_assert_int_eq(t.wait(t.unit, woken, (void *)2), XLAT_OK);
     ck_assert_int_eq(t.wait(t.unit, woken, (void *)3), XLAT_ERR_AGAIN);

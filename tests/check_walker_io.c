@@ -189,7 +189,7 @@ START_TEST(permission_fault_carries_translation)
     xlat_req req = {.id = 9, .vaddr = 0x3008, .pasid = 1, .access = XLAT_ACCESS_WRITE};
     ck_assert_int_eq(xlat_walker_translate(f.pool, &req, NULL, NULL), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_walker_translate(NULL, &req, NULL, NULL), XLAT_ERR_INVAL);
-    xlat_target t = xlat_walker_target(f.pool);
+    xlat_target t = TEST_TARGET(walker, f.pool);
     ck_assert_int_eq(xlat_target_translate(&t, NULL, NULL, NULL), XLAT_ERR_INVAL);
     ck_assert_int_eq(wf_send(&f, 1, 0x3008), XLAT_OK);
     ck_assert_int_eq(wf_send_req(&f, &req), XLAT_OK);

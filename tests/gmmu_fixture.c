@@ -69,7 +69,7 @@ void gf_cfg(xlat_gmmu_config *c, xlat_gmmu_mode mode, xlat_gmmu_routing first, u
 void gf_with(const xlat_gmmu_config *c)
 {
     ck_assert_msg(xlat_gmmu_create(gf.ctx, c, &gf.g) == XLAT_OK, "%s", xlat_ctx_errmsg(gf.ctx));
-    xlat_target t = xlat_fixed_target(gf.iommu);
+    xlat_target t = TEST_TARGET(fixed, gf.iommu);
     ck_assert_int_eq(xlat_gmmu_set_iommu(gf.g, &t), XLAT_OK);
 }
 

@@ -80,7 +80,7 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
 
 xlat_target host_target(host *h)
 {
-    xlat_target t = {target_translate, h, NULL};
+    xlat_target t = {sizeof(t), target_translate, h, NULL, 0};
     return t;
 }
 

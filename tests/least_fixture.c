@@ -22,7 +22,7 @@ static void make_l2(least_fixture *f, uint32_t g, uint32_t entries)
     c.latency = 10;
     c.mshrs = 4;
     ck_assert_int_eq(xlat_tlb_create(f->ctx, &c, &f->l2[g]), XLAT_OK);
-    xlat_target t = xlat_iommu_target(f->iommu);
+    xlat_target t = TEST_TARGET(iommu, f->iommu);
     ck_assert_int_eq(xlat_tlb_set_next(f->l2[g], &t), XLAT_OK);
     ck_assert_int_eq(xlat_iommu_attach_l2(f->iommu, g, f->l2[g]), XLAT_OK);
 }
@@ -56,11 +56,11 @@ void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xla
 
 void lf_destroy(least_fixture *f)
 {
-    xlat_iommu_destroy(f->iommu);
-    for (uint32_t g = 0; g < LF_GPUS; g++)
-        xlat_tlb_destroy(f->l2[g]);
-    xlat_pagetable_destroy(f->pt);
-    xlat_physmem_destroy(f->mem);
+    for (uint32_t g = 0; g < LF_GPUS; g++) /* upstream first: each L2 holds the IOMMU */
+        ck_assert_int_eq(xlat_tlb_destroy(f->l2[g]), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_destroy(f->iommu), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_destroy(f->pt), XLAT_OK);
+    ck_assert_int_eq(xlat_physmem_destroy(f->mem), XLAT_OK);
     xlat_ctx_destroy(f->ctx);
 }
 

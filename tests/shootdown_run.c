@@ -86,7 +86,7 @@ void shootdown_run(uint64_t seed, uint64_t requests, shootdown_result *r)
     fc.resolve = resolve;
     fc.resolve_user = &h;
     xlat_fixed_create(ctx, &fc, &mem);
-    xlat_target t2 = xlat_tlb_target(l2), tm = xlat_fixed_target(mem);
+    xlat_target t2 = TEST_TARGET(tlb, l2), tm = TEST_TARGET(fixed, mem);
     xlat_tlb_set_next(l1, &t2);
     xlat_tlb_set_next(l2, &tm);
     uint64_t s = seed;

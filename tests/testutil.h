@@ -35,6 +35,15 @@ void test_table(xlat_ctx *ctx, xlat_physmem **mem, xlat_pagetable **pt);
  * test that counts a create's memory grows it first. */
 void test_grow_events(xlat_ctx *ctx, size_t n);
 
+/* The target of unit `h` of kind `kind` (tlb, fixed, link, walker, iommu,
+ * gmmu), asserting that xlat_<kind>_get_target() succeeds. */
+#define TEST_TARGET(kind, h)                                                   \
+    ({                                                                         \
+        xlat_target test_target_ = XLAT_TARGET_INIT;                           \
+        ck_assert_int_eq(xlat_##kind##_get_target((h), &test_target_), XLAT_OK); \
+        test_target_;                                                          \
+    })
+
 /* splitmix64: the one deterministic generator of the test programs. */
 uint64_t test_rand(uint64_t *state);
 

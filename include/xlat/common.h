@@ -56,7 +56,8 @@ enum {
     XLAT_ERR_FAULT = -7,       /**< A translation fault (no valid mapping). */
     XLAT_ERR_PERM = -8,        /**< A permission fault (e.g. a write to a read-only page). */
     XLAT_ERR_STATE = -9,       /**< The call is not allowed in the object's current state. */
-    XLAT_ERR_UNSUPPORTED = -10 /**< A valid request that this build or unit does not support. */
+    XLAT_ERR_UNSUPPORTED = -10, /**< A valid request that this build or unit does not support. */
+    XLAT_ERR_BUSY = -11         /**< Another unit still holds this one (its next level): nothing was destroyed. */
 };
 
 /**

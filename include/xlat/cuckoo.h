@@ -121,8 +121,9 @@ XLAT_API int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xl
 /**
  * @brief Destroy a filter and return its memory to the context's allocator.
  * @param cf the filter, or NULL (does nothing). The handle is invalid after.
+ * @return ::XLAT_OK: nothing holds a filter.
  */
-XLAT_API void xlat_cuckoo_destroy(xlat_cuckoo *cf);
+XLAT_API int xlat_cuckoo_destroy(xlat_cuckoo *cf);
 
 /**
  * @brief Add a key (another copy if it is there already).

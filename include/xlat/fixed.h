@@ -30,7 +30,8 @@ extern "C" {
  * fc.latency = 100;
  * xlat_fixed *mem;
  * xlat_fixed_create(ctx, &fc, &mem);
- * xlat_target below = xlat_fixed_target(mem);
+ * xlat_target below = XLAT_TARGET_INIT;
+ * xlat_fixed_get_target(mem, &below);
  * xlat_tlb_set_next(l2, &below);
  * @endcode
  * @{
@@ -99,8 +100,11 @@ XLAT_API int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat
 /**
  * @brief Destroy a responder; pending answers are dropped. NULL does nothing.
  * @param fixed the responder, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a unit whose next level it is (xlat_X_set_next(), xlat_gmmu_set_iommu()) still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_fixed_destroy(xlat_fixed *fixed);
+XLAT_API int xlat_fixed_destroy(xlat_fixed *fixed);
 
 /**
  * @brief Accept `req`; `done` is called at xlat_now() + latency.
@@ -122,12 +126,19 @@ XLAT_API int xlat_fixed_translate(xlat_fixed *fixed, const xlat_req *req, xlat_d
                                   void *user);
 
 /**
- * @brief The responder as an ::xlat_target.
- * @param fixed the responder.
- * @return a target whose `translate` is xlat_fixed_translate() and whose
- *         `wait` calls back once a request in flight is answered.
+ * @brief The responder as an ::xlat_target, to be the next level of another unit
+ *        (or the host's target).
+ * @param fixed the fixed.
+ * @param out receives the target: start it with ::XLAT_TARGET_INIT; at most
+ *        `out->struct_size` bytes are written (what a newer host's struct
+ *        has beyond this library's is zeroed), and `struct_size` stays the
+ *        host's. `translate` is xlat_fixed_translate(), and `wait` calls back once a request in flight is answered;
+ *        `unit_id` is this fixed's unit id.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL `fixed` or `out`, or `out->struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0 (or not a size at all)
  */
-XLAT_API xlat_target xlat_fixed_target(xlat_fixed *fixed);
+XLAT_API int xlat_fixed_get_target(xlat_fixed *fixed, xlat_target *out);
 
 /**
  * @brief Requests accepted and not yet answered.

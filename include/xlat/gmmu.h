@@ -34,9 +34,10 @@ extern "C" {
  * gc.local_size = 4ull << 30;
  * xlat_gmmu *gmmu;
  * if (xlat_gmmu_create(ctx, &gc, &gmmu) != XLAT_OK) puts(xlat_ctx_errmsg(ctx));
- * xlat_target to_iommu = xlat_link_target(pcie0);   // the host's path to the IOMMU
+ * xlat_target to_iommu = XLAT_TARGET_INIT, below = XLAT_TARGET_INIT;
+ * xlat_link_get_target(pcie0, &to_iommu);   // the host's path to the IOMMU
  * xlat_gmmu_set_iommu(gmmu, &to_iommu);
- * xlat_target below = xlat_gmmu_target(gmmu);
+ * xlat_gmmu_get_target(gmmu, &below);
  * xlat_tlb_set_next(gpu0_l2, &below);       // L2 TLB misses go to the GMMU
  * ...                                        // xlat_advance(ctx, ...)
  * xlat_gmmu_stats st;
@@ -293,16 +294,27 @@ XLAT_API int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_g
  * @brief Destroy a GMMU; requests in flight are dropped unanswered. NULL
  *        does nothing.
  * @param gmmu the GMMU.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a unit whose next level it is still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_gmmu_destroy(xlat_gmmu *gmmu);
+XLAT_API int xlat_gmmu_destroy(xlat_gmmu *gmmu);
 
 /**
  * @brief Set the path to the IOMMU (copied). The host or the system builder
  *        puts the link latency in it (e.g. an ::xlat_link before the IOMMU).
+ *        The GMMU holds the unit it names (xlat_target::unit_id), as
+ *        xlat_tlb_set_next() does.
  * @param gmmu the GMMU.
  * @param iommu the target; NULL removes it (see the group's notes).
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL `gmmu` is NULL, or `iommu` has no translate function.
+ * @retval XLAT_ERR_INVAL `gmmu` is NULL, or `iommu` has no translate
+ *         function or a `struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0.
+ * @retval XLAT_ERR_UNSUPPORTED the target is from a newer libxlat and sets
+ *         fields this one does not know.
+ * @retval XLAT_ERR_NOT_FOUND the target names a unit (`unit_id`) that was
+ *         destroyed; nothing changed.
  */
 XLAT_API int xlat_gmmu_set_iommu(xlat_gmmu *gmmu, const xlat_target *iommu);
 
@@ -322,13 +334,19 @@ XLAT_API int xlat_gmmu_translate(xlat_gmmu *gmmu, const xlat_req *req, xlat_done
                                  void *user);
 
 /**
- * @brief The GMMU as an ::xlat_target (the next level of a GPU's L2 TLB).
- * @param gmmu the GMMU.
- * @return a target whose translate is xlat_gmmu_translate() and whose wait
- *         hook calls the sender back (from inside tick) when a record frees
- *         after a refusal.
+ * @brief The GMMU as an ::xlat_target, to be the next level of another unit
+ *        (or the host's target).
+ * @param gmmu the gmmu.
+ * @param out receives the target: start it with ::XLAT_TARGET_INIT; at most
+ *        `out->struct_size` bytes are written (what a newer host's struct
+ *        has beyond this library's is zeroed), and `struct_size` stays the
+ *        host's. `translate` is xlat_gmmu_translate(), and `wait` calls the sender back (from inside tick) when a record frees after a refusal;
+ *        `unit_id` is this gmmu's unit id.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL `gmmu` or `out`, or `out->struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0 (or not a size at all)
  */
-XLAT_API xlat_target xlat_gmmu_target(xlat_gmmu *gmmu);
+XLAT_API int xlat_gmmu_get_target(xlat_gmmu *gmmu, xlat_target *out);
 
 /**
  * @brief The route a request accepted now would take: fixed by the mode

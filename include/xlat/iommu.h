@@ -199,11 +199,15 @@ XLAT_API void xlat_iommu_walker_config_init(xlat_walker_config *cfg);
 XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **out);
 
 /**
- * @brief Destroy; requests in flight are dropped. Destroy it before the attached L2 TLBs.
- *        NULL does nothing.
+ * @brief Destroy; requests in flight are dropped. The attached L2 TLBs
+ *        stay the host's; they may be destroyed before or after the IOMMU
+ *        (a TLB destroyed first is detached from it). NULL does nothing.
  * @param iommu the IOMMU, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a unit whose next level it is (a link, a GMMU, a TLB) still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
+XLAT_API int xlat_iommu_destroy(xlat_iommu *iommu);
 
 /**
  * @brief Attach GPU `gpu`'s L2 TLB: its victims, remote probes and spills,
@@ -216,7 +220,9 @@ XLAT_API void xlat_iommu_destroy(xlat_iommu *iommu);
  *        the first. May allocate (the listener list).
  * @param iommu the IOMMU.
  * @param gpu the GPU, below xlat_iommu_config::gpus.
- * @param l2 that GPU's L2 TLB (not owned; it must outlive the IOMMU).
+ * @param l2 that GPU's L2 TLB (not owned; destroying it detaches it:
+ *        that GPU then has no L2 port, and probes in flight to it arrive
+ *        as misses).
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL `iommu` or `l2`, or gpu out of range
  * @retval XLAT_ERR_NOMEM the TLB's listener list could not grow; nothing changed
@@ -246,9 +252,15 @@ typedef void (*xlat_l2_gone_fn)(void *ctx, const xlat_tlb_entry *removed);
  *        returns the port attached, for a host that wraps it.
  *
  * The L2's victims reach the IOMMU through xlat_iommu_l2_victim() (the
- * default port subscribes to the TLB's evictions for that).
+ * default port subscribes to the TLB's evictions for that). A sized struct,
+ * like ::xlat_target: start a port with ::XLAT_L2_PORT_INIT (or set
+ * `struct_size` to `sizeof(xlat_l2_port)`).
  */
 typedef struct xlat_l2_port {
+    /** sizeof(xlat_l2_port) as the host compiled it: how many bytes
+     *  xlat_iommu_l2_port() may write and xlat_iommu_attach_l2_port()
+     *  reads. At least ::XLAT_L2_PORT_SIZE_V0. */
+    uint32_t struct_size;
     /** Look (pasid, vaddr) up without changing replacement state and answer
      *  with `answer(actx, hit)` when the answer would arrive at the IOMMU
      *  (the default port: `remote_latency` cycles later). Return ::XLAT_OK,
@@ -276,6 +288,14 @@ typedef struct xlat_l2_port {
     uint32_t unit;
 } xlat_l2_port;
 
+/** @brief Smallest `struct_size` of an ::xlat_l2_port any call accepts: the
+ *         size of the first release's struct (through `unit`). */
+#define XLAT_L2_PORT_SIZE_V0 XLAT_SIZE_THROUGH(xlat_l2_port, unit)
+
+/** @brief Initializer of an empty ::xlat_l2_port with its `struct_size`
+ *         set: `xlat_l2_port p = XLAT_L2_PORT_INIT;` (C and C++). */
+#define XLAT_L2_PORT_INIT { (uint32_t)sizeof(xlat_l2_port), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+
 /**
  * @brief Reach GPU `gpu`'s L2 through `port` (copied) instead of what was
  *        attached before. A TLB attached with xlat_iommu_attach_l2() still
@@ -286,8 +306,10 @@ typedef struct xlat_l2_port {
  * @param gpu the GPU whose L2 the port reaches.
  * @param port the port (copied; its users are not owned).
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, gpu out of range, or a port without probe,
- *         insert or invalidate
+ * @retval XLAT_ERR_INVAL NULL, gpu out of range, a `struct_size` below
+ *         ::XLAT_L2_PORT_SIZE_V0, or a port without probe, insert or invalidate
+ * @retval XLAT_ERR_UNSUPPORTED a port from a newer libxlat that sets fields
+ *         this one does not know
  */
 XLAT_API int xlat_iommu_attach_l2_port(xlat_iommu *iommu, uint32_t gpu, const xlat_l2_port *port);
 
@@ -296,9 +318,13 @@ XLAT_API int xlat_iommu_attach_l2_port(xlat_iommu *iommu, uint32_t gpu, const xl
  *        after xlat_iommu_attach_l2()), for a host that interposes on it.
  * @param iommu the IOMMU.
  * @param gpu the GPU.
- * @param out receives a copy of the port.
+ * @param out receives a copy of the port: start it with ::XLAT_L2_PORT_INIT;
+ *        at most `out->struct_size` bytes are written (what a newer
+ *        host's struct has beyond this library's is zeroed), and
+ *        `struct_size` stays the host's.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, gpu out of range, or nothing attached
+ * @retval XLAT_ERR_INVAL NULL, gpu out of range, nothing attached, or
+ *         `out->struct_size` below ::XLAT_L2_PORT_SIZE_V0 (or not a size)
  */
 XLAT_API int xlat_iommu_l2_port(const xlat_iommu *iommu, uint32_t gpu, xlat_l2_port *out);
 
@@ -338,12 +364,19 @@ XLAT_API int xlat_iommu_translate(xlat_iommu *iommu, const xlat_req *req, xlat_d
                                   void *user);
 
 /**
- * @brief The IOMMU as an ::xlat_target.
- * @param iommu the IOMMU.
- * @return a target whose `translate` is xlat_iommu_translate() and whose
- *         `wait` calls the sender back when room frees.
+ * @brief The IOMMU as an ::xlat_target, to be the next level of another unit
+ *        (or the host's target).
+ * @param iommu the iommu.
+ * @param out receives the target: start it with ::XLAT_TARGET_INIT; at most
+ *        `out->struct_size` bytes are written (what a newer host's struct
+ *        has beyond this library's is zeroed), and `struct_size` stays the
+ *        host's. `translate` is xlat_iommu_translate(), and `wait` calls the sender back when room frees;
+ *        `unit_id` is this iommu's unit id.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL `iommu` or `out`, or `out->struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0 (or not a size at all)
  */
-XLAT_API xlat_target xlat_iommu_target(xlat_iommu *iommu);
+XLAT_API int xlat_iommu_get_target(xlat_iommu *iommu, xlat_target *out);
 
 /**
  * @brief Answer a page request: ::XLAT_OK after mapping the page (the walk

@@ -30,9 +30,10 @@ extern "C" {
  * lc.latency = lc.latency_back = 300;       // PCIe, ~300 ns at 1 GHz
  * xlat_link *pcie;
  * xlat_link_create(ctx, &lc, &pcie);
- * xlat_target iommu_t = xlat_iommu_target(iommu);
+ * xlat_target iommu_t = XLAT_TARGET_INIT, up = XLAT_TARGET_INIT;
+ * xlat_iommu_get_target(iommu, &iommu_t);
  * xlat_link_set_next(pcie, &iommu_t);
- * xlat_target up = xlat_link_target(pcie);
+ * xlat_link_get_target(pcie, &up);
  * xlat_tlb_set_next(l2, &up);
  * @endcode
  * @{
@@ -84,15 +85,25 @@ XLAT_API int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_l
 /**
  * @brief Destroy; requests in flight are dropped. NULL does nothing.
  * @param link the link, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a unit whose next level it is still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_link_destroy(xlat_link *link);
+XLAT_API int xlat_link_destroy(xlat_link *link);
 
 /**
- * @brief Set the far target (copied).
+ * @brief Set the far target (copied). The link holds the unit it names
+ *        (xlat_target::unit_id), as xlat_tlb_set_next() does.
  * @param link the link.
  * @param next the far target; its `translate` must not be NULL.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL link, or a target without a translate function
+ * @retval XLAT_ERR_INVAL NULL link or next, or a target without a
+ *         translate function or a `struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0.
+ * @retval XLAT_ERR_UNSUPPORTED the target is from a newer libxlat and sets
+ *         fields this one does not know.
+ * @retval XLAT_ERR_NOT_FOUND the target names a unit (`unit_id`) that was
+ *         destroyed; nothing changed.
  */
 XLAT_API int xlat_link_set_next(xlat_link *link, const xlat_target *next);
 
@@ -117,12 +128,19 @@ XLAT_API int xlat_link_translate(xlat_link *link, const xlat_req *req, xlat_done
                                  void *user);
 
 /**
- * @brief The link as an ::xlat_target.
+ * @brief The link as an ::xlat_target, to be the next level of another unit
+ *        (or the host's target).
  * @param link the link.
- * @return a target whose `translate` is xlat_link_translate(); its `wait`
- *         is NULL, since a link never refuses for room.
+ * @param out receives the target: start it with ::XLAT_TARGET_INIT; at most
+ *        `out->struct_size` bytes are written (what a newer host's struct
+ *        has beyond this library's is zeroed), and `struct_size` stays the
+ *        host's. `translate` is xlat_link_translate(), and `wait` is NULL, since a link never refuses for room;
+ *        `unit_id` is this link's unit id.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL `link` or `out`, or `out->struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0 (or not a size at all)
  */
-XLAT_API xlat_target xlat_link_target(xlat_link *link);
+XLAT_API int xlat_link_get_target(xlat_link *link, xlat_target *out);
 
 /**
  * @brief Copy the counters into `*out`.

@@ -180,8 +180,11 @@ XLAT_API int xlat_pagetable_create(xlat_ctx *ctx, const xlat_pagetable_config *c
 /**
  * @brief Destroy, returning every node frame to the physical memory. NULL does nothing.
  * @param pt the page tables, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a walker pool configured with it still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_pagetable_destroy(xlat_pagetable *pt);
+XLAT_API int xlat_pagetable_destroy(xlat_pagetable *pt);
 
 /**
  * @brief Map the page at `vaddr` of `pasid` to frame `pfn` (in units of the

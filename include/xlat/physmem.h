@@ -89,10 +89,13 @@ XLAT_API void xlat_physmem_config_init(xlat_physmem_config *cfg);
 XLAT_API int xlat_physmem_create(xlat_ctx *ctx, const xlat_physmem_config *cfg, xlat_physmem **out);
 
 /**
- * @brief Destroy; NULL does nothing. Destroy the page tables using it first.
+ * @brief Destroy; NULL does nothing. The page tables using it go first.
  * @param mem the memory, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a page table configured with it still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_physmem_destroy(xlat_physmem *mem);
+XLAT_API int xlat_physmem_destroy(xlat_physmem *mem);
 
 /**
  * @brief Allocate `frames` contiguous free frames of `region`, the first a

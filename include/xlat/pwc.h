@@ -106,8 +106,11 @@ XLAT_API int xlat_pwc_create(xlat_ctx *ctx, const xlat_pwc_config *cfg, xlat_pwc
 /**
  * @brief Destroy; NULL does nothing.
  * @param pwc the cache, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a walker pool configured with it still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_pwc_destroy(xlat_pwc *pwc);
+XLAT_API int xlat_pwc_destroy(xlat_pwc *pwc);
 
 /**
  * @brief Find the deepest cached entry for `vaddr` (updates replacement and statistics).

@@ -138,8 +138,9 @@ XLAT_API int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xl
 /**
  * @brief Destroy the system and every unit it built. NULL does nothing.
  * @param sys the system, or NULL.
+ * @return ::XLAT_OK: nothing outside the system holds the units it built.
  */
-XLAT_API void xlat_system_destroy(xlat_system *sys);
+XLAT_API int xlat_system_destroy(xlat_system *sys);
 
 /**
  * @brief Translate `req` from CU `req->cu` of GPU `req->gpu` (through its L1).

@@ -124,8 +124,19 @@ typedef struct xlat_resp {
 /** @brief Completion callback: called once per accepted request. */
 typedef void (*xlat_done_fn)(void *user, const xlat_resp *resp);
 
-/** @brief Anything that accepts translation requests. */
+/**
+ * @brief Anything that accepts translation requests.
+ *
+ * A sized struct: start every one with ::XLAT_TARGET_INIT (or set
+ * `struct_size` to `sizeof(xlat_target)`) before a unit's `get_target`
+ * fills it or the host fills it itself, so that a host built against an
+ * older libxlat keeps working with a newer one (doc/abi.md).
+ */
 typedef struct xlat_target {
+    /** sizeof(xlat_target) as the host compiled it: how many bytes a
+     *  `get_target` call may write, and how many a unit reads when given
+     *  the target. At least ::XLAT_TARGET_SIZE_V0. */
+    uint32_t struct_size;
     /** Accept `req` (return ::XLAT_OK) or refuse it (a negative code). */
     int  (*translate)(void *unit, const xlat_req *req, xlat_done_fn done, void *user);
     void  *unit; /**< First argument of `translate`. */
@@ -133,7 +144,25 @@ typedef struct xlat_target {
      *  `fn(user)` (from inside tick/advance) once the unit may accept again,
      *  so the sender need not retry every cycle. NULL: the sender polls. */
     int  (*wait)(void *unit, xlat_event_fn fn, void *user);
+    /** The unit id (xlat_unit_id()) of the libxlat unit behind `translate`,
+     *  set by its `get_target`; 0 for a host's own target. A unit given
+     *  this target as its next level holds that unit: destroying it then
+     *  returns ::XLAT_ERR_BUSY until the holder is rewired or destroyed
+     *  (doc/composition.md, "Teardown"). */
+    uint32_t unit_id;
 } xlat_target;
+
+/**
+ * @brief Smallest `struct_size` of an ::xlat_target any call accepts: the
+ *        size of the first release's struct (through `unit_id`).
+ */
+#define XLAT_TARGET_SIZE_V0 XLAT_SIZE_THROUGH(xlat_target, unit_id)
+
+/**
+ * @brief Initializer of an empty ::xlat_target with its `struct_size` set:
+ *        `xlat_target t = XLAT_TARGET_INIT;` (C and C++).
+ */
+#define XLAT_TARGET_INIT { (uint32_t)sizeof(xlat_target), NULL, NULL, NULL, 0 }
 
 /**
  * @brief Send a request to a target.
@@ -141,7 +170,8 @@ typedef struct xlat_target {
  * @param req the request; copied if the target accepts it.
  * @param done called once with the answer if the request is accepted.
  * @param user passed back to `done` as its first argument.
- * @retval XLAT_ERR_INVAL `target`, its `translate`, `req` or `done` is NULL.
+ * @retval XLAT_ERR_INVAL `target`, its `translate`, `req` or `done` is NULL,
+ *         or `target->struct_size` is below ::XLAT_TARGET_SIZE_V0.
  * @return otherwise what the target returns.
  */
 XLAT_API int xlat_target_translate(const xlat_target *target, const xlat_req *req,

@@ -40,7 +40,7 @@ extern "C" {
  * way is filled before anything is evicted, lowest way first.
  *
  * **Timed use.** xlat_tlb_translate() (or the ::xlat_target from
- * xlat_tlb_target()) accepts a request at cycle t: a hit is answered at
+ * xlat_tlb_get_target()) accepts a request at cycle t: a hit is answered at
  * t + latency; a miss is forwarded to the next target at t + latency, and
  * when the answer comes back the entry is filled and every request waiting on
  * that miss is answered in that same cycle. Answers are always delivered
@@ -50,7 +50,7 @@ extern "C" {
  * **Structure and timed unit.** A TLB starts as a plain structure: lookup,
  * insert, invalidation and replacement, with no ports, MSHRs or request
  * records (a page walk cache or an IOMMU TLB uses it so). Its timed unit is
- * allocated by the first call of xlat_tlb_set_next() or xlat_tlb_target(),
+ * allocated by the first call of xlat_tlb_set_next() or xlat_tlb_get_target(),
  * the two calls that may allocate it; xlat_tlb_translate() never allocates
  * it and refuses with ::XLAT_ERR_STATE until then.
  *
@@ -155,7 +155,7 @@ XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
 /**
  * @brief Create a TLB on `ctx`. The structure's storage is allocated here (an
  *        unbounded TLB grows by doubling in xlat_tlb_insert()); the timed
- *        unit's by xlat_tlb_set_next() or xlat_tlb_target().
+ *        unit's by xlat_tlb_set_next() or xlat_tlb_get_target().
  * @param ctx the context whose clock, seed and allocator the TLB uses.
  * @param cfg the configuration (copied; `name` is copied too).
  * @param out receives the handle on success; untouched on failure.
@@ -171,8 +171,11 @@ XLAT_API int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb
 /**
  * @brief Destroy a TLB; pending timed requests are dropped unanswered. NULL does nothing.
  * @param tlb the TLB, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a unit whose next level it is (an L1 above this L2) still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_tlb_destroy(xlat_tlb *tlb);
+XLAT_API int xlat_tlb_destroy(xlat_tlb *tlb);
 
 /**
  * @brief Look a translation up; a hit updates replacement state and statistics.
@@ -344,7 +347,11 @@ XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *
  * @brief Set the target that misses are forwarded to (copied). NULL: a miss
  *        is answered at t + latency with status ::XLAT_ERR_NOT_FOUND.
  *
- * May allocate: the first call (or xlat_tlb_target()) allocates the TLB's
+ * The TLB holds the unit the target names (xlat_target::unit_id) until it
+ * is given another next level or destroyed: destroying that unit before
+ * returns ::XLAT_ERR_BUSY.
+ *
+ * May allocate: the first call (or xlat_tlb_get_target()) allocates the TLB's
  * timed unit (ports, MSHRs, the hits in flight, request records) and
  * reserves on the context the events it can have pending at once
  * (xlat_tlb_config::hits_in_flight + mshrs), so that nothing it does inside
@@ -352,7 +359,13 @@ XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *
  * @param tlb the TLB.
  * @param next the next level, or NULL for none.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL `tlb` is NULL, or `next` has no translate function.
+ * @retval XLAT_ERR_INVAL `tlb` is NULL, or `next` has no translate function
+ *         or a `struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0.
+ * @retval XLAT_ERR_UNSUPPORTED the target is from a newer libxlat and sets
+ *         fields this one does not know.
+ * @retval XLAT_ERR_NOT_FOUND the target names a unit (`unit_id`) that was
+ *         destroyed; nothing changed.
  * @retval XLAT_ERR_NOMEM the timed unit could not be allocated; nothing changed.
  */
 XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
@@ -381,24 +394,28 @@ XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
  * @retval XLAT_ERR_INVAL NULL `tlb`, `req` or `done`, or `req->access` is
  *         not an ::xlat_access
  * @retval XLAT_ERR_STATE the TLB has no timed unit yet: call
- *         xlat_tlb_set_next() (NULL for no next level) or xlat_tlb_target() first
+ *         xlat_tlb_set_next() (NULL for no next level) or xlat_tlb_get_target() first
  */
 XLAT_API int xlat_tlb_translate(xlat_tlb *tlb, const xlat_req *req, xlat_done_fn done,
                                 void *user);
 
 /**
- * @brief This TLB as an ::xlat_target (to be the next level of another unit).
- *
- * May allocate: the first call (or xlat_tlb_set_next()) allocates the TLB's
- * timed unit. If that fails (or `tlb` is NULL), the target's `translate` is
- * NULL, which xlat_tlb_set_next() and the other units refuse, and
- * xlat_ctx_errmsg() says why (::XLAT_ERR_NOMEM).
- * @param tlb the TLB.
- * @return a target whose `translate` is xlat_tlb_translate() (NULL on
- *         failure, see above) and whose `wait` calls back when the TLB may
- *         accept again.
+ * @brief This TLB as an ::xlat_target, to be the next level of another unit
+ *        (or the host's target).
+ *        The first call on a TLB allocates its timed unit (as
+ *        xlat_tlb_set_next() does).
+ * @param tlb the tlb.
+ * @param out receives the target: start it with ::XLAT_TARGET_INIT; at most
+ *        `out->struct_size` bytes are written (what a newer host's struct
+ *        has beyond this library's is zeroed), and `struct_size` stays the
+ *        host's. `translate` is xlat_tlb_translate(), and `wait` calls back when the TLB may accept again;
+ *        `unit_id` is this tlb's unit id.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_NOMEM the timed unit could not be allocated
+ * @retval XLAT_ERR_INVAL NULL `tlb` or `out`, or `out->struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0 (or not a size at all)
  */
-XLAT_API xlat_target xlat_tlb_target(xlat_tlb *tlb);
+XLAT_API int xlat_tlb_get_target(xlat_tlb *tlb, xlat_target *out);
 
 /**
  * @brief MSHRs in use now.

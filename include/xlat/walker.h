@@ -38,7 +38,8 @@ extern "C" {
  * wc.coalesce = true;                      // neighborhood-aware walks
  * xlat_walker *walkers;
  * xlat_walker_create(ctx, &wc, &walkers);
- * xlat_target below = xlat_walker_target(walkers);
+ * xlat_target below = XLAT_TARGET_INIT;
+ * xlat_walker_get_target(walkers, &below);
  * xlat_tlb_set_next(l2, &below);
  * @endcode
  *
@@ -94,8 +95,10 @@ typedef enum xlat_dwspp_variant {
     XLAT_DWSPP_AGGRESSIVE = 2    /**< Table VII, Aggressive: DIFF_THRES 0.3 throughout. */
 } xlat_dwspp_variant;
 
-/** @brief DWS++ parameters ("Improving GPU Multi-tenancy with Page Walk Stealing" §VI-B). */
+/** @brief DWS++ parameters ("Improving GPU Multi-tenancy with Page Walk
+ *         Stealing" §VI-B); fill with xlat_dwspp_preset(). */
 typedef struct xlat_dwspp_config {
+    uint32_t struct_size;   /**< sizeof(xlat_dwspp_config), set by xlat_dwspp_preset(). */
     uint32_t epoch_length;  /**< arrivals per epoch (default 200) */
     double   ratio[4];      /**< upper bounds of the ratio ladder (1.5, 2, 3, 4) */
     double   diff_thres[5]; /**< DIFF_THRES per rung; >= 1.0 means "no stealing" */
@@ -106,8 +109,15 @@ typedef struct xlat_dwspp_config {
 } xlat_dwspp_config;
 
 /**
+ * @brief Smallest `struct_size` of an ::xlat_dwspp_config a walker accepts:
+ *        the size of the first release's struct (through `strict_bounds`).
+ */
+#define XLAT_DWSPP_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_dwspp_config, strict_bounds)
+
+/**
  * @brief Fill `cfg` with a preset of Tables IV / VII.
- * @param cfg the parameters to fill (every field is set); NULL does nothing.
+ * @param cfg the parameters to fill (every field is set, `struct_size`
+ *        included); NULL does nothing.
  * @param variant which preset; a value that is not an ::xlat_dwspp_variant
  *        gets the ::XLAT_DWSPP_DEFAULT ladder.
  */
@@ -214,7 +224,9 @@ typedef struct xlat_walker_config {
     xlat_walker_assign assign;        /**< walker ownership (default contiguous) */
     bool               idle_steal;    /**< DWS/DWS++: an arrival may start on an idle walker of
                                            another tenant when none of its own is idle (default true) */
-    xlat_dwspp_config  dwspp;         /**< DWS++ parameters (default Table IV) */
+    /** DWS++ parameters: a template copied by xlat_walker_create(),
+     *  honouring its own struct_size; NULL (the default): Table IV. */
+    const xlat_dwspp_config *dwspp;
     bool               coalesce;      /**< neighborhood-aware coalescing (default false) */
     bool               coalesce_pwc;  /**< a walk started from a coalesced level also probes the
                                            PWC and starts from the deeper of the two (default false) */
@@ -307,8 +319,11 @@ XLAT_API int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xl
 /**
  * @brief Destroy; requests in flight are dropped unanswered. NULL does nothing.
  * @param pool the pool, or NULL.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a unit whose next level it is, or a GMMU configured with it still holds it;
+ *         nothing was destroyed (doc/composition.md, "Teardown")
  */
-XLAT_API void xlat_walker_destroy(xlat_walker *pool);
+XLAT_API int xlat_walker_destroy(xlat_walker *pool);
 
 /**
  * @brief Accept a translation request at the current cycle.
@@ -331,13 +346,19 @@ XLAT_API int xlat_walker_translate(xlat_walker *pool, const xlat_req *req, xlat_
                                    void *user);
 
 /**
- * @brief The pool as an ::xlat_target.
- * @param pool the pool.
- * @return a target whose `translate` is xlat_walker_translate() and whose
- *         `wait` calls the sender back when room frees (see
- *         xlat_walker_translate()).
+ * @brief The pool as an ::xlat_target, to be the next level of another unit
+ *        (or the host's target).
+ * @param walker the pool.
+ * @param out receives the target: start it with ::XLAT_TARGET_INIT; at most
+ *        `out->struct_size` bytes are written (what a newer host's struct
+ *        has beyond this library's is zeroed), and `struct_size` stays the
+ *        host's. `translate` is xlat_walker_translate(), and `wait` calls the sender back when room frees (see xlat_walker_translate());
+ *        `unit_id` is this walker's unit id.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL `walker` or `out`, or `out->struct_size`
+ *         below ::XLAT_TARGET_SIZE_V0 (or not a size at all)
  */
-XLAT_API xlat_target xlat_walker_target(xlat_walker *pool);
+XLAT_API int xlat_walker_get_target(xlat_walker *walker, xlat_target *out);
 
 /**
  * @brief The host's memory answers the read `token`.

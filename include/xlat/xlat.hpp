@@ -99,10 +99,12 @@ namespace xlat {
 
 /* ---- owning handles --------------------------------------------------- */
 
-/** A stateless deleter calling libxlat's destroy function `Destroy`. */
-template <class T, void (*Destroy)(T *)>
+/** A stateless deleter calling libxlat's destroy function `Destroy`. A
+ *  unit another unit still holds is not destroyed (::XLAT_ERR_BUSY): the
+ *  context's destroy takes it, so declare the ctx_ptr first (it goes last). */
+template <class T, auto Destroy>
 struct deleter {
-    void operator()(T *p) const noexcept { Destroy(p); }
+    void operator()(T *p) const noexcept { (void)Destroy(p); }
 };
 
 using ctx_ptr       = std::unique_ptr<xlat_ctx, deleter<xlat_ctx, &xlat_ctx_destroy>>;
@@ -126,6 +128,30 @@ struct result {
     int rc = XLAT_OK;   /**< XLAT_OK or a negative XLAT_ERR_* */
     explicit operator bool() const noexcept { return rc == XLAT_OK; }
 };
+
+/* ---- targets ---------------------------------------------------------- */
+
+/** @name A unit as an ::xlat_target
+ *  The unit's xlat_X_get_target() into a fresh ::XLAT_TARGET_INIT; on
+ *  failure the target's `translate` is NULL, which every set_next refuses
+ *  (and xlat_ctx_errmsg() says why). */
+/** @{ */
+#define XLAT_CXX_TARGET(kind)                                    \
+    inline xlat_target target(xlat_##kind *unit) noexcept        \
+    {                                                            \
+        xlat_target t = XLAT_TARGET_INIT;                        \
+        if (xlat_##kind##_get_target(unit, &t) != XLAT_OK)       \
+            t.translate = nullptr;                               \
+        return t;                                                \
+    }
+XLAT_CXX_TARGET(tlb)
+XLAT_CXX_TARGET(fixed)
+XLAT_CXX_TARGET(link)
+XLAT_CXX_TARGET(walker)
+XLAT_CXX_TARGET(iommu)
+XLAT_CXX_TARGET(gmmu)
+#undef XLAT_CXX_TARGET
+/** @} */
 
 /* ---- configs ---------------------------------------------------------- */
 

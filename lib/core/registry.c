@@ -63,8 +63,10 @@ void xlat__reg_destroy_all(xlat_ctx *ctx)
 {
     /* Newest first: a unit is destroyed before those it was built on (a
      * walker before its page table, a TLB before the unit it misses to). */
-    for (struct xlat__reg *r = newest_unowned(ctx); r; r = newest_unowned(ctx))
+    for (struct xlat__reg *r = newest_unowned(ctx); r; r = newest_unowned(ctx)) {
+        r->held = 0; /* the holders go too: a unit held by one made later goes first */
         r->ops->destroy(r->handle);
+    }
 }
 
 void xlat__stats_emit(const struct xlat__stats_sink *sink, const struct xlat__counter *table,

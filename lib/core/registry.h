@@ -45,6 +45,7 @@ struct xlat__reg {
     const char *name;                /* the unit's own copy, or ops->kind */
     uint32_t id;
     const struct xlat__reg *owner;   /* the unit that destroys this one, or NULL */
+    uint32_t held;                   /* units whose next level this is (target.h) */
 };
 
 /* A fresh unit id: never 0 (the host's), never reused while ctx lives. */

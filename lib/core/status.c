@@ -1,4 +1,4 @@
-/* Status names, the version twins and the target helpers. */
+/* Status names, the version twins and the request helpers. */
 #include "internal.h"
 #include "xlat/version.h"
 
@@ -16,6 +16,7 @@ const char *xlat_strerror(int rc)
     case XLAT_ERR_PERM: return "XLAT_ERR_PERM: permission fault";
     case XLAT_ERR_STATE: return "XLAT_ERR_STATE: not allowed in the current state";
     case XLAT_ERR_UNSUPPORTED: return "XLAT_ERR_UNSUPPORTED: not supported";
+    case XLAT_ERR_BUSY: return "XLAT_ERR_BUSY: another unit still holds it";
     default: return "unknown libxlat status code";
     }
 }
@@ -25,14 +26,6 @@ uint32_t xlat_version_number(void) { return XLAT_VERSION_NUMBER; }
 const char *xlat_version_string(void) { return XLAT_VERSION_STRING; }
 
 uint8_t xlat_access_perm(xlat_access access) { return xlat__access_perm(access); }
-
-int xlat_target_translate(const xlat_target *target, const xlat_req *req, xlat_done_fn done,
-                          void *user)
-{
-    if (!target || !target->translate || !req || !done)
-        return XLAT_ERR_INVAL;
-    return target->translate(target->unit, req, done, user);
-}
 
 int xlat__req_refuse(xlat_ctx *ctx, const xlat_req *req, const char *who)
 {

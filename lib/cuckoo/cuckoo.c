@@ -327,7 +327,7 @@ static int alloc_filter(xlat_ctx *ctx, const xlat_cuckoo_config *c, size_t words
     return XLAT_OK;
 }
 
-static void destroy(void *cf) { xlat_cuckoo_destroy(cf); }
+static void destroy(void *cf) { (void)xlat_cuckoo_destroy(cf); }
 
 /* A filter counts nothing: it is registered to be named and torn down. */
 static const struct xlat__reg_ops reg_ops = {"cuckoo", NULL, NULL, destroy};
@@ -365,15 +365,16 @@ int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo
     return XLAT_OK;
 }
 
-void xlat_cuckoo_destroy(xlat_cuckoo *cf)
+int xlat_cuckoo_destroy(xlat_cuckoo *cf)
 {
     if (!cf)
-        return;
+        return XLAT_OK; /* nothing holds a filter: it has no next level */
     xlat_ctx *ctx = cf->ctx;
     xlat__reg_remove(ctx, &cf->reg);
     xlat__free(ctx, cf->undo, cf->cfg.max_kicks);
     xlat__free(ctx, cf->table, cf->table_words * sizeof(uint64_t));
     xlat__free(ctx, cf, sizeof(*cf));
+    return XLAT_OK;
 }
 
 void xlat_cuckoo_clear(xlat_cuckoo *cf)

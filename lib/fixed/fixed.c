@@ -2,6 +2,7 @@
  * acceptance, translated by the host's function or an identity map. */
 #include "delay.h"
 #include "registry.h"
+#include "unit_target.h"
 #include "xlat/fixed.h"
 
 struct fixed_pending {
@@ -79,10 +80,14 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
     return XLAT_OK;
 }
 
-void xlat_fixed_destroy(xlat_fixed *f)
+int xlat_fixed_destroy(xlat_fixed *f)
 {
-    if (f)
+    if (!f)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(f->unit.ctx, &f->reg, "fixed");
+    if (rc == XLAT_OK)
         fixed_free(f);
+    return rc;
 }
 
 /* The translation of `req`, from the host's function or the identity map. */
@@ -156,10 +161,12 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     return xlat__unit_wait(&f->unit, fn, user);
 }
 
-xlat_target xlat_fixed_target(xlat_fixed *f)
+int xlat_fixed_get_target(xlat_fixed *f, xlat_target *out)
 {
-    xlat_target target = {target_translate, f, target_wait};
-    return target;
+    if (!f)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_fixed_get_target: NULL fixed");
+    xlat_target mine = {sizeof(mine), target_translate, f, target_wait, f->unit.id};
+    return xlat__target_get(f->unit.ctx, out, &mine, "xlat_fixed_get_target");
 }
 
 size_t xlat_fixed_outstanding(const xlat_fixed *f) { return f ? f->unit.reqs.in_use : 0; }
@@ -190,6 +197,6 @@ static void stats_foreach(const void *f, const struct xlat__stats_sink *sink)
 }
 
 static void stats_reset(void *f) { xlat_fixed_stats_reset(f); }
-static void destroy(void *f) { xlat_fixed_destroy(f); }
+static void destroy(void *f) { (void)xlat_fixed_destroy(f); }
 
 static const struct xlat__reg_ops reg_ops = {"fixed", stats_foreach, stats_reset, destroy};

@@ -7,6 +7,8 @@
  * record lives until both sides and its events are done with it.
  */
 #include "gmmu_internal.h"
+#include "unit_target.h"
+#include "../walk/walker_target.h"
 
 void xlat_gmmu_config_init(xlat_gmmu_config *cfg)
 {
@@ -88,6 +90,8 @@ static void gmmu_free(xlat_gmmu *g)
 {
     xlat_ctx *ctx = g->u.ctx;
     xlat__reg_remove(ctx, &g->reg);
+    xlat__target_release(ctx, &g->iommu);
+    xlat__release_id(ctx, g->held_walker);
     xlat__cancel_events(ctx, woken_drain, g);
     xlat__unit_fini(&g->u);
     xlat__free(ctx, g, sizeof(*g));
@@ -145,26 +149,26 @@ int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out
     g->woke_at = XLAT_NEVER;
     xlat__gmmu_epoch_init(&g->epoch, &g->cfg, ctx->now);
     xlat__reg_add(ctx, &g->reg, &xlat__gmmu_reg_ops, g, g->u.name, g->u.id);
+    g->held_walker = xlat__hold_handle(ctx, c.walker);
     *out = g;
     return XLAT_OK;
 }
 
-void xlat_gmmu_destroy(xlat_gmmu *g)
+int xlat_gmmu_destroy(xlat_gmmu *g)
 {
-    if (g)
+    if (!g)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(g->u.ctx, &g->reg, "gmmu");
+    if (rc == XLAT_OK)
         gmmu_free(g);
+    return rc;
 }
 
 int xlat_gmmu_set_iommu(xlat_gmmu *g, const xlat_target *iommu)
 {
-    if (!g || (iommu && !iommu->translate))
-        return xlat__fail(g ? g->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_gmmu_set_iommu: %s",
-                          g ? "target without a translate function" : "NULL gmmu");
-    if (iommu)
-        g->iommu = *iommu;
-    else
-        memset(&g->iommu, 0, sizeof(g->iommu));
-    return XLAT_OK;
+    if (!g)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_gmmu_set_iommu: NULL gmmu");
+    return xlat__target_hold(g->u.ctx, &g->iommu, iommu, "xlat_gmmu_set_iommu");
 }
 
 /* ---- room for refused senders ---------------------------------------------- */
@@ -409,7 +413,7 @@ static int side_try(struct gmmu_req *r, int side)
  * refuses. Cannot fail: the poll is one of the GMMU's reserved events. */
 static void retry_later(xlat_gmmu *g, int side)
 {
-    xlat_target below = side == SIDE_GMMU ? xlat_walker_target(g->cfg.walker) : g->iommu;
+    xlat_target below = side == SIDE_GMMU ? xlat__walker_target(g->cfg.walker) : g->iommu;
     xlat_event_fn fn = side == SIDE_GMMU ? drain_gmmu : drain_iommu;
     if (!below.wait || below.wait(below.unit, fn, g) != XLAT_OK)
         xlat__unit_post(&g->u, 1, fn, g);
@@ -563,10 +567,12 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     return xlat__unit_wait(&((xlat_gmmu *)unit)->u, fn, user);
 }
 
-xlat_target xlat_gmmu_target(xlat_gmmu *g)
+int xlat_gmmu_get_target(xlat_gmmu *g, xlat_target *out)
 {
-    xlat_target target = {target_translate, g, target_wait};
-    return target;
+    if (!g)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_gmmu_get_target: NULL gmmu");
+    xlat_target mine = {sizeof(mine), target_translate, g, target_wait, g->u.id};
+    return xlat__target_get(g->u.ctx, out, &mine, "xlat_gmmu_get_target");
 }
 
 /* ---- queries -------------------------------------------------------------- */

@@ -83,6 +83,7 @@ struct xlat_gmmu {
     xlat_gmmu_config cfg;
     const struct gmmu_mode_ops *mode;
     xlat_target iommu;
+    uint32_t held_walker;  /* cfg.walker's unit id: it outlives the GMMU */
     struct gmmu_wait wait[2];
     struct gmmu_epoch epoch;
     xlat_gmmu_stats stats;

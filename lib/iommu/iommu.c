@@ -9,6 +9,9 @@
 #include <stdio.h>
 
 #include "iommu_internal.h"
+#include "unit_target.h"
+#include "../walk/walker_target.h"
+#include "../tlb/tlb_id.h"
 
 static void lookup_done(void *arg);
 static void lookup2_done(void *arg);
@@ -184,7 +187,8 @@ static int build(struct xlat_iommu *m)
     m->walk.fault_user = m;
     if (rc == XLAT_OK)
         rc = xlat_walker_create(m->u.ctx, &m->walk, &m->walker);
-    m->walk.name = NULL; /* the walker holds its own copy; the caller's may go */
+    m->walk.name = NULL; /* the walker holds its own copies; the caller's may go */
+    m->walk.dwspp = NULL;
     if (rc == XLAT_OK)
         rc = incl_init(m);
     if (rc == XLAT_OK)
@@ -205,13 +209,38 @@ static int woken_walks(void *iommu, xlat_event_fn fn, void *user)
     return fn == walks_room && user == iommu;
 }
 
+static void l2_gone(void *iommu, xlat_tlb *t);
+
+/* GPU `gpu`'s L2 is no longer the IOMMU's to listen to. */
+static void forget_l2(struct xlat_iommu *m, uint32_t gpu)
+{
+    xlat_tlb_evict_unlisten(m->l2[gpu], xlat__iommu_l2_evicted, m);
+    xlat__tlb_unwatch_gone(m->l2[gpu], l2_gone, m);
+    m->l2[gpu] = NULL;
+}
+
+/* An attached L2 is being destroyed: the IOMMU detaches it, so that a host
+ * may destroy its GPUs' TLBs before or after the IOMMU. A default port
+ * over it goes too (that GPU has no L2 from now on); probes in flight to
+ * it arrive as misses. A host's own port stays, as the host attached it. */
+static void l2_gone(void *iommu, xlat_tlb *t)
+{
+    struct xlat_iommu *m = iommu;
+    for (uint32_t g = 0; g < m->cfg.gpus; g++) {
+        if (m->l2[g] != t)
+            continue;
+        forget_l2(m, g);
+        xlat__iommu_tlb_port_gone(m, g);
+    }
+}
+
 static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
 {
     xlat__reg_remove(ctx, &m->reg);
     xlat__cancel_events(ctx, woken_walks, m);
     for (uint32_t g = 0; g < IOMMU_MAX_GPUS; g++)
         if (m->l2[g])
-            xlat_tlb_evict_unlisten(m->l2[g], xlat__iommu_l2_evicted, m);
+            forget_l2(m, g);
     xlat_walker_destroy(m->walker);
     xlat_tlb_destroy(m->tlb);
     xlat_tlb_destroy(m->tlb2);
@@ -272,10 +301,14 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
     return XLAT_OK;
 }
 
-void xlat_iommu_destroy(xlat_iommu *m)
+int xlat_iommu_destroy(xlat_iommu *m)
 {
-    if (m)
+    if (!m)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(m->u.ctx, &m->reg, "iommu");
+    if (rc == XLAT_OK)
         iommu_free(m->u.ctx, m);
+    return rc;
 }
 
 int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
@@ -287,8 +320,12 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
      * host adds: neither disconnects the other. */
     if (xlat_tlb_evict_listen(l2, xlat__iommu_l2_evicted, m) != XLAT_OK)
         return xlat__fail(m->u.ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->u.name);
+    if (xlat__tlb_watch_gone(l2, l2_gone, m) != XLAT_OK) {
+        xlat_tlb_evict_unlisten(l2, xlat__iommu_l2_evicted, m);
+        return xlat__fail(m->u.ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->u.name);
+    }
     if (m->l2[gpu])
-        xlat_tlb_evict_unlisten(m->l2[gpu], xlat__iommu_l2_evicted, m);
+        forget_l2(m, gpu);
     m->l2[gpu] = l2;
     xlat__iommu_tlb_port(m, gpu, l2);
     return XLAT_OK;
@@ -586,7 +623,7 @@ static int hand_over(struct xlat_iommu *m, struct iommu_req *r)
  * refuses. Cannot fail: the poll is one of the IOMMU's reserved events. */
 static void park_walks(struct xlat_iommu *m)
 {
-    xlat_target walkers = xlat_walker_target(m->walker);
+    xlat_target walkers = xlat__walker_target(m->walker);
     m->wq_parked = true;
     if (!walkers.wait || walkers.wait(walkers.unit, walks_room, m) != XLAT_OK)
         xlat__unit_post(&m->u, 1, walks_room, m);
@@ -625,8 +662,10 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     return xlat__unit_wait(&m->u, fn, user);
 }
 
-xlat_target xlat_iommu_target(xlat_iommu *m)
+int xlat_iommu_get_target(xlat_iommu *m, xlat_target *out)
 {
-    xlat_target t = {target_translate, m, target_wait};
-    return t;
+    if (!m)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_iommu_get_target: NULL iommu");
+    xlat_target mine = {sizeof(mine), target_translate, m, target_wait, m->u.id};
+    return xlat__target_get(m->u.ctx, out, &mine, "xlat_iommu_get_target");
 }

@@ -103,6 +103,9 @@ void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e);
 int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim);
 /* The default port over `l2` for GPU gpu (iommu_port.c). */
 void xlat__iommu_tlb_port(struct xlat_iommu *m, uint32_t gpu, xlat_tlb *l2);
+/* The TLB under GPU `gpu`'s default port is going: the port goes (a
+ * host's own port stays), and its probes in flight arrive as misses. */
+void xlat__iommu_tlb_port_gone(struct xlat_iommu *m, uint32_t gpu);
 /* Fills m->services. */
 void xlat__iommu_services_init(struct xlat_iommu *m);
 

@@ -5,6 +5,7 @@
  * three however many requests it carries. */
 #include "delay.h"
 #include "registry.h"
+#include "unit_target.h"
 #include "xlat/link.h"
 
 struct link_req {
@@ -73,23 +74,27 @@ int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out
     return XLAT_OK;
 }
 
-void xlat_link_destroy(xlat_link *l)
+int xlat_link_destroy(xlat_link *l)
 {
     if (!l)
-        return;
+        return XLAT_OK;
     xlat_ctx *ctx = l->unit.ctx;
+    int rc = xlat__reg_unheld(ctx, &l->reg, "link");
+    if (rc != XLAT_OK)
+        return rc;
     xlat__reg_remove(ctx, &l->reg);
+    xlat__target_release(ctx, &l->next);
     xlat__unit_fini(&l->unit);
     xlat__free(ctx, l, sizeof(*l));
+    return XLAT_OK;
 }
 
 int xlat_link_set_next(xlat_link *l, const xlat_target *next)
 {
-    if (!l || !next || !next->translate)
-        return xlat__fail(l ? l->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_link_set_next: %s",
-                          l ? "target without a translate function" : "NULL link");
-    l->next = *next;
-    return XLAT_OK;
+    if (!l || !next)
+        return xlat__fail(l ? l->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_link_set_next: NULL %s",
+                          l ? "next" : "link");
+    return xlat__target_hold(l->unit.ctx, &l->next, next, "xlat_link_set_next");
 }
 
 static void arrived(void *user, const xlat_resp *resp)
@@ -191,10 +196,13 @@ static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, 
     return xlat_link_translate(unit, req, done, user);
 }
 
-xlat_target xlat_link_target(xlat_link *l)
+int xlat_link_get_target(xlat_link *l, xlat_target *out)
 {
-    xlat_target t = {target_translate, l, NULL}; /* a link never refuses for room */
-    return t;
+    if (!l)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_link_get_target: NULL link");
+    /* No wait hook: a link never refuses for room. */
+    xlat_target mine = {sizeof(mine), target_translate, l, NULL, l->unit.id};
+    return xlat__target_get(l->unit.ctx, out, &mine, "xlat_link_get_target");
 }
 
 void xlat_link_stats_get(const xlat_link *l, xlat_link_stats *out, size_t out_size)
@@ -227,6 +235,6 @@ static void stats_foreach(const void *l, const struct xlat__stats_sink *sink)
 }
 
 static void stats_reset(void *l) { xlat_link_stats_reset(l); }
-static void destroy(void *l) { xlat_link_destroy(l); }
+static void destroy(void *l) { (void)xlat_link_destroy(l); }
 
 static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy};

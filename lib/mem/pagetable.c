@@ -3,6 +3,7 @@
  * table, and the changes (map, unmap, protect). Reads are in
  * pagetable_read.c, entry accessors in pte.c. */
 #include "pagetable_internal.h"
+#include "unit_target.h"
 
 /* ---- node frame -> node, PASID -> root -------------------------------- */
 
@@ -198,21 +199,27 @@ int xlat_pagetable_create(xlat_ctx *ctx, const xlat_pagetable_config *cfg, xlat_
     pt->va_bits = c.page_shift + c.levels * c.bits_per_level;
     pt->leaf_levels = c.levels < 3 ? c.levels : 3;
     xlat__reg_add(ctx, &pt->reg, &xlat__pagetable_reg_ops, pt, NULL, 0);
+    pt->held_mem = xlat__hold_handle(ctx, c.mem);
     *out = pt;
     return XLAT_OK;
 }
 
-void xlat_pagetable_destroy(xlat_pagetable *pt)
+int xlat_pagetable_destroy(xlat_pagetable *pt)
 {
     if (!pt)
-        return;
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(pt->ctx, &pt->reg, "pagetable");
+    if (rc != XLAT_OK)
+        return rc;
     xlat__reg_remove(pt->ctx, &pt->reg);
+    xlat__release_id(pt->ctx, pt->held_mem);
     for (size_t i = 0; i < pt->nodes.cap; i++)
         if (pt->nodes.slot[i].node)
             node_release(pt, pt->nodes.slot[i].node);
     map_release(pt->ctx, &pt->nodes);
     map_release(pt->ctx, &pt->roots);
     xlat__free(pt->ctx, pt, sizeof(*pt));
+    return XLAT_OK;
 }
 
 /* ---- map -------------------------------------------------------------- */

@@ -45,6 +45,7 @@ struct pt_map {
 struct xlat_pagetable {
     xlat_ctx *ctx;
     xlat_pagetable_config cfg;
+    uint32_t held_mem;      /* cfg.mem's unit id: it outlives the table */
     uint32_t entries;       /* per node: 2^bits_per_level */
     uint32_t va_bits;       /* page_shift + bits_per_level * levels */
     uint32_t leaf_levels;   /* leaves may sit at levels 1..leaf_levels (at most 3) */

@@ -225,6 +225,6 @@ static void stats_foreach(const void *pt, const struct xlat__stats_sink *sink)
     xlat__stats_emit(sink, counters, XLAT__COUNT(counters), &st);
 }
 
-static void destroy(void *pt) { xlat_pagetable_destroy(pt); }
+static void destroy(void *pt) { (void)xlat_pagetable_destroy(pt); }
 
 const struct xlat__reg_ops xlat__pagetable_reg_ops = {"pagetable", stats_foreach, NULL, destroy};

@@ -5,6 +5,7 @@
 #include "xlat/physmem.h"
 #include "internal.h"
 #include "registry.h"
+#include "unit_target.h"
 
 /* Frame numbers must fit the 40-bit frame field of an x86-64 PTE
  * (52-bit physical addresses). */
@@ -293,7 +294,7 @@ static int physmem_build(xlat_physmem *m, const xlat_physmem_config *c)
     return XLAT_OK;
 }
 
-static void destroy(void *m) { xlat_physmem_destroy(m); }
+static void destroy(void *m) { (void)xlat_physmem_destroy(m); }
 
 /* Physical memory counts nothing: it is registered to be named and torn down. */
 static const struct xlat__reg_ops reg_ops = {"physmem", NULL, NULL, destroy};
@@ -327,10 +328,14 @@ int xlat_physmem_create(xlat_ctx *ctx, const xlat_physmem_config *cfg, xlat_phys
     return XLAT_OK;
 }
 
-void xlat_physmem_destroy(xlat_physmem *mem)
+int xlat_physmem_destroy(xlat_physmem *mem)
 {
-    if (mem)
+    if (!mem)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(mem->ctx, &mem->reg, "physmem");
+    if (rc == XLAT_OK)
         physmem_free_all(mem);
+    return rc;
 }
 
 /* ---- allocation ------------------------------------------------------- */

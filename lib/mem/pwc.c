@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "registry.h"
+#include "unit_target.h"
 #include "xlat/tlb.h"
 #include "xlat/pagetable.h"
 #include "xlat/pwc.h"
@@ -224,10 +225,14 @@ int xlat_pwc_create(xlat_ctx *ctx, const xlat_pwc_config *cfg, xlat_pwc **out)
     return XLAT_OK;
 }
 
-void xlat_pwc_destroy(xlat_pwc *p)
+int xlat_pwc_destroy(xlat_pwc *p)
 {
-    if (p)
+    if (!p)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(p->ctx, &p->reg, "pwc");
+    if (rc == XLAT_OK)
         pwc_free(p);
+    return rc;
 }
 
 /* The deepest cached level for vaddr, or 0. Caches are tried deepest first
@@ -380,6 +385,6 @@ static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
 }
 
 static void stats_reset(void *p) { xlat_pwc_stats_reset(p); }
-static void destroy(void *p) { xlat_pwc_destroy(p); }
+static void destroy(void *p) { (void)xlat_pwc_destroy(p); }
 
 static const struct xlat__reg_ops reg_ops = {"pwc", stats_foreach, stats_reset, destroy};

@@ -126,9 +126,8 @@ int xlat__ring_create(struct xlat_system *s, uint32_t gpu, const xlat_target *be
     stop->below = *below;
     xlat__delay_init(&stop->probes, &stop->unit, s->cfg.probe_latency, probed);
     s->ring[gpu] = stop;
-    out->translate = ring_translate;
-    out->unit = stop;
-    out->wait = ring_wait;
+    /* Unit id 0: a stop is the system's part, not a unit of the registry. */
+    *out = (xlat_target){sizeof(*out), ring_translate, stop, ring_wait, 0};
     return XLAT_OK;
 }
 

@@ -61,8 +61,10 @@ static int make_link(struct xlat_system *s, uint32_t g)
     xlat_link_config_init(&lc);
     lc.name = name;
     lc.latency = lc.latency_back = s->cfg.gpu_iommu_latency;
-    xlat_target to_iommu = xlat_iommu_target(s->iommu);
-    int rc = xlat_link_create(s->ctx, &lc, &s->link[g]);
+    xlat_target to_iommu = XLAT_TARGET_INIT;
+    int rc = xlat_iommu_get_target(s->iommu, &to_iommu);
+    if (rc == XLAT_OK)
+        rc = xlat_link_create(s->ctx, &lc, &s->link[g]);
     return rc == XLAT_OK ? xlat_link_set_next(s->link[g], &to_iommu) : rc;
 }
 
@@ -87,7 +89,7 @@ static int make_gmmu(struct xlat_system *s, uint32_t g, xlat_target *below)
     if (rc == XLAT_OK)
         rc = xlat_gmmu_set_iommu(s->gmmu[g], below);
     if (rc == XLAT_OK)
-        *below = xlat_gmmu_target(s->gmmu[g]);
+        rc = xlat_gmmu_get_target(s->gmmu[g], below);
     return rc;
 }
 
@@ -95,7 +97,8 @@ static int make_gmmu(struct xlat_system *s, uint32_t g, xlat_target *below)
 static int build_below_l2(struct xlat_system *s, uint32_t g, xlat_target *below)
 {
     int rc = make_link(s, g);
-    *below = xlat_link_target(s->link[g]);
+    if (rc == XLAT_OK)
+        rc = xlat_link_get_target(s->link[g], below);
     if (rc == XLAT_OK && s->cfg.gmmu)
         rc = make_gmmu(s, g, below);
     if (rc == XLAT_OK && s->cfg.probe_ring) {
@@ -109,7 +112,7 @@ static int build_below_l2(struct xlat_system *s, uint32_t g, xlat_target *below)
 static int build_gpu(struct xlat_system *s, uint32_t g)
 {
     char name[48];
-    xlat_target below;
+    xlat_target below = XLAT_TARGET_INIT;
     int rc = build_below_l2(s, g, &below);
     snprintf(name, sizeof(name), "gpu%u.l2", g);
     if (rc == XLAT_OK)
@@ -118,7 +121,9 @@ static int build_gpu(struct xlat_system *s, uint32_t g)
         rc = xlat_tlb_set_next(s->l2[g], &below);
     if (rc == XLAT_OK)
         rc = xlat_iommu_attach_l2(s->iommu, g, s->l2[g]);
-    xlat_target to_l2 = xlat_tlb_target(s->l2[g]);
+    xlat_target to_l2 = XLAT_TARGET_INIT;
+    if (rc == XLAT_OK)
+        rc = xlat_tlb_get_target(s->l2[g], &to_l2);
     for (uint32_t c = 0; c < s->cfg.cus && rc == XLAT_OK; c++) {
         snprintf(name, sizeof(name), "gpu%u.cu%u.l1", g, c);
         rc = make_tlb(s, &s->tmpl.l1, name, l1_slot(s, g, c));
@@ -254,10 +259,11 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
     return XLAT_OK;
 }
 
-void xlat_system_destroy(xlat_system *s)
+int xlat_system_destroy(xlat_system *s)
 {
     if (s)
-        system_free(s);
+        system_free(s); /* nothing outside the system can hold its units */
+    return XLAT_OK;
 }
 
 int xlat_system_translate(xlat_system *s, const xlat_req *req, xlat_done_fn done, void *user)
@@ -371,6 +377,6 @@ static void stats_foreach(const void *s, const struct xlat__stats_sink *sink)
 }
 
 static void stats_reset(void *s) { xlat_system_stats_reset(s); }
-static void destroy(void *s) { xlat_system_destroy(s); }
+static void destroy(void *s) { (void)xlat_system_destroy(s); }
 
 static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy};

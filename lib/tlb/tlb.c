@@ -1,5 +1,6 @@
 /* The TLB as a structure: placement, lookup, insert, invalidation. */
 #include "tlb_internal.h"
+#include "unit_target.h"
 
 /* An unbounded TLB doubles its sets when one set overflows; wide sets let
  * it reach a high load before that happens. */
@@ -100,10 +101,12 @@ static int init_storage(xlat_tlb *t)
 
 static void tlb_free(xlat_tlb *t)
 {
+    xlat__tlb_notify_gone(t);
     xlat__reg_remove(t->ctx, &t->reg);
     xlat__tlb_timed_release(t);
     xlat__tlb_hooks_release(t->ctx, &t->evict_listeners);
     xlat__tlb_hooks_release(t->ctx, &t->inval_observers);
+    xlat__tlb_hooks_release(t->ctx, &t->gone_watchers);
     free_arrays(t);
     xlat__busy_forget(t->ctx, t->name);
     xlat__strfree(t->ctx, t->name);
@@ -143,10 +146,14 @@ int xlat_tlb_create(xlat_ctx *ctx, const xlat_tlb_config *cfg, xlat_tlb **out)
     return XLAT_OK;
 }
 
-void xlat_tlb_destroy(xlat_tlb *t)
+int xlat_tlb_destroy(xlat_tlb *t)
 {
-    if (t)
+    if (!t)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(t->ctx, &t->reg, "tlb");
+    if (rc == XLAT_OK)
         tlb_free(t);
+    return rc;
 }
 
 int xlat_tlb_lookup(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out)

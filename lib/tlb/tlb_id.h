@@ -14,4 +14,12 @@
  * without walking the registry: what its answers name as their resolver. */
 uint32_t xlat__tlb_id(const xlat_tlb *t);
 
+/* Called as `fn(user, t)` when TLB `t` is destroyed, before anything of it
+ * goes: an IOMMU it is attached to detaches it then, so that a host may
+ * destroy its GPUs' TLBs before or after the IOMMU. Watching may allocate
+ * (XLAT_ERR_NOMEM, nothing changed); unwatching takes the first (fn, user). */
+typedef void (*xlat__tlb_gone_fn)(void *user, xlat_tlb *t);
+int xlat__tlb_watch_gone(xlat_tlb *t, xlat__tlb_gone_fn fn, void *user);
+void xlat__tlb_unwatch_gone(xlat_tlb *t, xlat__tlb_gone_fn fn, void *user);
+
 #endif /* XLAT_TLB_ID_H */

@@ -88,6 +88,7 @@ struct xlat_tlb {
     void *evict_user;
     struct tlb_hooks evict_listeners; /* xlat_tlb_evict_listen(), in order */
     struct tlb_hooks inval_observers; /* internal: the timed unit */
+    struct tlb_hooks gone_watchers;   /* internal: IOMMUs it is attached to (tlb_id.h) */
     struct tlb_timed *timed;          /* NULL until a timed call needs it */
     struct xlat__reg reg;
 };
@@ -195,6 +196,8 @@ void xlat__tlb_hooks_release(xlat_ctx *ctx, struct tlb_hooks *h);
 size_t xlat__tlb_hooks_bytes(const struct tlb_hooks *h);
 int xlat__tlb_observe(xlat_tlb *t, tlb_inval_fn fn, void *user);
 void xlat__tlb_unobserve(xlat_tlb *t, tlb_inval_fn fn, void *user);
+/* Calls the watchers of xlat__tlb_watch_gone() (tlb_id.h): `t` is going. */
+void xlat__tlb_notify_gone(xlat_tlb *t);
 /* Calls the observers; the array's state is final by then. */
 void xlat__tlb_notify_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd);
 /* Calls the eviction slot, then every listener in registration order. */

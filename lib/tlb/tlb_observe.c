@@ -10,6 +10,7 @@
  * called for the next change.
  */
 #include "tlb_internal.h"
+#include "tlb_id.h"
 
 int xlat__tlb_hooks_add(xlat_ctx *ctx, struct tlb_hooks *h, void (*fn)(void), void *user)
 {
@@ -72,6 +73,16 @@ void xlat__tlb_unobserve(xlat_tlb *t, tlb_inval_fn fn, void *user)
     xlat__tlb_hooks_remove(&t->inval_observers, (void (*)(void))fn, user);
 }
 
+int xlat__tlb_watch_gone(xlat_tlb *t, xlat__tlb_gone_fn fn, void *user)
+{
+    return xlat__tlb_hooks_add(t->ctx, &t->gone_watchers, (void (*)(void))fn, user);
+}
+
+void xlat__tlb_unwatch_gone(xlat_tlb *t, xlat__tlb_gone_fn fn, void *user)
+{
+    xlat__tlb_hooks_remove(&t->gone_watchers, (void (*)(void))fn, user);
+}
+
 /* A call of a list covers the callbacks present when it begins, in order;
  * each slot is read again before its call, as an earlier callback may have
  * emptied it or moved the array. */
@@ -104,6 +115,16 @@ void xlat__tlb_notify_invalidated(xlat_tlb *t, const struct tlb_shootdown *sd)
     uint32_t i = 0, n = call_begin(h);
     while (call_next(h, &i, n, &k))
         ((tlb_inval_fn)k.fn)(k.user, sd);
+    call_end(h);
+}
+
+void xlat__tlb_notify_gone(xlat_tlb *t)
+{
+    struct tlb_hooks *h = &t->gone_watchers;
+    struct tlb_hook k;
+    uint32_t i = 0, n = call_begin(h);
+    while (call_next(h, &i, n, &k))
+        ((xlat__tlb_gone_fn)k.fn)(k.user, t);
     call_end(h);
 }
 

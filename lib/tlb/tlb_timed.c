@@ -24,6 +24,7 @@
  */
 #include "tlb_internal.h"
 #include "unit.h"
+#include "unit_target.h"
 
 #define MSHR_PAGE_SHIFT 12 /* misses are merged per smallest page */
 #define INVAL_RING 16      /* invalidations a fill can check against */
@@ -197,6 +198,7 @@ void xlat__tlb_timed_release(xlat_tlb *t)
     if (!tm)
         return;
     xlat__tlb_unobserve(t, invalidated, tm);
+    xlat__target_release(t->ctx, &tm->next);
     if (tm->unit.name) /* initialised (a failed init released itself) */
         xlat__unit_fini(&tm->unit); /* cancels its pending events */
     xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * (sizeof(*tm->mshr) + sizeof(*tm->key)));
@@ -217,17 +219,12 @@ size_t xlat__tlb_timed_bytes(const xlat_tlb *t)
 
 int xlat_tlb_set_next(xlat_tlb *t, const xlat_target *next)
 {
-    if (!t || (next && !next->translate))
-        return xlat__fail(t ? t->ctx : NULL, XLAT_ERR_INVAL, "xlat_tlb_set_next: %s",
-                          t ? "target without a translate function" : "NULL tlb");
+    if (!t)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_tlb_set_next: NULL tlb");
     int rc = xlat__tlb_timed_ensure(t);
     if (rc != XLAT_OK)
         return rc;
-    if (next)
-        t->timed->next = *next;
-    else
-        memset(&t->timed->next, 0, sizeof(t->timed->next));
-    return XLAT_OK;
+    return xlat__target_hold(t->ctx, &t->timed->next, next, "xlat_tlb_set_next");
 }
 
 uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *t) { return t && t->timed ? t->timed->busy : 0; }
@@ -628,7 +625,7 @@ int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void
     if (!tm)
         return xlat__fail(t->ctx, XLAT_ERR_STATE,
                           "tlb %s: not a timed unit yet: call xlat_tlb_set_next() (NULL for no "
-                          "next level) or xlat_tlb_target() first", t->name);
+                          "next level) or xlat_tlb_get_target() first", t->name);
     if (tm->port_cycle != t->ctx->now) {
         tm->port_cycle = t->ctx->now;
         tm->port_used = 0;
@@ -663,10 +660,13 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     return XLAT_OK;
 }
 
-xlat_target xlat_tlb_target(xlat_tlb *t)
+int xlat_tlb_get_target(xlat_tlb *t, xlat_target *out)
 {
-    xlat_target target = {target_translate, t, target_wait};
-    if (!t || xlat__tlb_timed_ensure(t) != XLAT_OK)
-        target.translate = NULL; /* refused by set_next and the other units */
-    return target;
+    if (!t)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_tlb_get_target: NULL tlb");
+    int rc = xlat__tlb_timed_ensure(t);
+    if (rc != XLAT_OK)
+        return rc;
+    xlat_target mine = {sizeof(mine), target_translate, t, target_wait, t->reg.id};
+    return xlat__target_get(t->ctx, out, &mine, "xlat_tlb_get_target");
 }

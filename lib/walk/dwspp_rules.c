@@ -13,6 +13,7 @@ void xlat_dwspp_preset(xlat_dwspp_config *c, xlat_dwspp_variant v)
     if (!c)
         return;
     memset(c, 0, sizeof(*c));
+    c->struct_size = sizeof(*c);
     c->epoch_length = 200;
     c->ratio[0] = 1.5;
     c->ratio[1] = 2.0;

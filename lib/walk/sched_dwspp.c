@@ -47,12 +47,12 @@ static size_t dwspp_state_size(const xlat_walker_config *cfg)
 static int dwspp_init(void *state, xlat_ctx *ctx, const xlat_walker_config *cfg)
 {
     struct dwspp_state *s = state;
-    if (!ladder_ok(&cfg->dwspp))
+    if (!ladder_ok(cfg->dwspp))
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "walker %s: bad DWS++ ladder (epoch_length 0, ratios not increasing "
                           "from 1, a negative DIFF_THRES or QUEUE_THRES outside 0..1)",
                           cfg->name);
-    s->c = cfg->dwspp;
+    s->c = *cfg->dwspp;
     s->idle_steal = cfg->idle_steal;
     s->enq_epoch = (uint64_t *)(s + 1);
     s->diff_thres = (double *)(s->enq_epoch + cfg->tenants);

@@ -1,6 +1,8 @@
 /* The walker pool: configuration, acceptance of requests, the buffer of
  * pending requests, tenants and inspection. */
 #include "walker_internal.h"
+#include "walker_target.h"
+#include "unit_target.h"
 
 void xlat_walker_config_init(xlat_walker_config *cfg)
 {
@@ -18,7 +20,19 @@ void xlat_walker_config_init(xlat_walker_config *cfg)
     cfg->assign = XLAT_ASSIGN_CONTIGUOUS;
     cfg->idle_steal = true;
     cfg->coalesce_fill_pwc = true;
-    xlat_dwspp_preset(&cfg->dwspp, XLAT_DWSPP_DEFAULT);
+}
+
+/* The pool's own copy of the DWS++ template (Table IV without one); an
+ * older host's shorter template keeps the defaults in the fields it lacks. */
+static int copy_dwspp(xlat_ctx *ctx, xlat_walker_config *c, xlat_dwspp_config *d)
+{
+    xlat_dwspp_preset(d, XLAT_DWSPP_DEFAULT);
+    int rc = c->dwspp ? xlat__config_copy(ctx, d, sizeof(*d), c->dwspp, XLAT_DWSPP_CONFIG_SIZE_V0,
+                                          "xlat_walker_config.dwspp")
+                      : XLAT_OK;
+    d->struct_size = sizeof(*d);
+    c->dwspp = d;
+    return rc;
 }
 
 static const struct walk_sched_ops *sched_ops(xlat_walk_sched s)
@@ -91,6 +105,8 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
 static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
 {
     xlat__reg_remove(ctx, &p->reg);
+    xlat__release_id(ctx, p->held_pt);
+    xlat__release_id(ctx, p->held_pwc);
     if (p->sched_ready && p->ops->fini)
         p->ops->fini(p->sched);
     xlat__free(ctx, p->sched, p->sched_size);
@@ -199,6 +215,9 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_walker_config_init(&c);
     int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_WALKER_CONFIG_SIZE_V0, "xlat_walker_config");
+    xlat_dwspp_config dwspp;
+    if (rc == XLAT_OK)
+        rc = copy_dwspp(ctx, &c, &dwspp);
     if (rc == XLAT_OK)
         rc = check_config(ctx, &c);
     if (rc != XLAT_OK)
@@ -207,6 +226,8 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
     if (!p)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_walker_create: out of memory");
     p->cfg = c;
+    p->dwspp = dwspp;
+    p->cfg.dwspp = &p->dwspp;
     p->pt = c.pt;
     p->ops = sched_ops(c.sched);
     if (pool_init(p, ctx) != XLAT_OK || sched_alloc(p, ctx) != XLAT_OK) {
@@ -227,14 +248,20 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
     }
     p->cfg.name = p->unit.name;
     xlat__reg_add(ctx, &p->reg, &xlat__walker_reg_ops, p, p->unit.name, p->unit.id);
+    p->held_pt = xlat__hold_handle(ctx, c.pt);
+    p->held_pwc = xlat__hold_handle(ctx, c.pwc);
     *out = p;
     return XLAT_OK;
 }
 
-void xlat_walker_destroy(xlat_walker *p)
+int xlat_walker_destroy(xlat_walker *p)
 {
-    if (p)
+    if (!p)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(p->unit.ctx, &p->reg, "walker");
+    if (rc == XLAT_OK)
         pool_free(p, p->unit.ctx);
+    return rc;
 }
 
 void xlat__pending_add(struct xlat_walker *p, struct walk_req *r)
@@ -390,8 +417,16 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     return rc;
 }
 
-xlat_target xlat_walker_target(xlat_walker *p)
+xlat_target xlat__walker_target(xlat_walker *p)
 {
-    xlat_target t = {target_translate, p, target_wait};
+    xlat_target t = {sizeof(t), target_translate, p, target_wait, p->unit.id};
     return t;
+}
+
+int xlat_walker_get_target(xlat_walker *p, xlat_target *out)
+{
+    if (!p)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_walker_get_target: NULL walker");
+    xlat_target mine = xlat__walker_target(p);
+    return xlat__target_get(p->unit.ctx, out, &mine, "xlat_walker_get_target");
 }

@@ -87,11 +87,13 @@ struct xlat_walker {
      * budget of walker_events(). */
     struct xlat__unit unit;
     xlat_walker_config cfg;
+    xlat_dwspp_config dwspp;        /* cfg.dwspp points here */
     const struct walk_sched_ops *ops;
     void *sched;                    /* the scheduler's state (ops->state_size bytes) */
     size_t sched_size;
     bool sched_ready;               /* its init succeeded: fini runs at destroy */
     xlat_pagetable *pt;
+    uint32_t held_pt, held_pwc;     /* their unit ids: they outlive the pool (xlat__hold_handle) */
     uint32_t levels;
     uint32_t bits;                  /* index bits per level */
     uint32_t line_shift;

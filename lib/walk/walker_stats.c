@@ -204,6 +204,6 @@ static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
 }
 
 static void stats_reset(void *p) { xlat_walker_stats_reset(p); }
-static void destroy(void *p) { xlat_walker_destroy(p); }
+static void destroy(void *p) { (void)xlat_walker_destroy(p); }
 
 const struct xlat__reg_ops xlat__walker_reg_ops = {"walker", stats_foreach, stats_reset, destroy};

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "xlat/xlat.h"
@@ -33,6 +34,18 @@ static inline uint64_t bench_rand(uint64_t *state)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
 }
+
+/* The target of unit `h` of kind `kind` (tlb, fixed, walker, ...); a
+ * failure ends the program, as any other failed set-up of a benchmark. */
+#define BENCH_TARGET(kind, h)                                                  \
+    ({                                                                         \
+        xlat_target bench_target_ = XLAT_TARGET_INIT;                          \
+        if (xlat_##kind##_get_target((h), &bench_target_) != XLAT_OK) {        \
+            fprintf(stderr, "bench: xlat_" #kind "_get_target failed\n");     \
+            exit(1);                                                           \
+        }                                                                      \
+        bench_target_;                                                         \
+    })
 
 /* A sink the compiler cannot remove. */
 extern volatile uint64_t bench_sink;

@@ -55,7 +55,7 @@ static int build(gworld *w, xlat_gmmu_mode mode)
         xlat_fixed_create(w->ctx, &fc, &w->iommu) != XLAT_OK)
         return -1;
     gc.walker = w->walkers;
-    xlat_target t = xlat_fixed_target(w->iommu);
+    xlat_target t = BENCH_TARGET(fixed, w->iommu);
     if (xlat_gmmu_create(w->ctx, &gc, &w->gmmu) != XLAT_OK)
         return -1;
     return xlat_gmmu_set_iommu(w->gmmu, &t) == XLAT_OK ? 0 : -1;

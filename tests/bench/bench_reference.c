@@ -84,7 +84,7 @@ static int build(ref *r, uint64_t pages)
         return -1;
     r->l1 = tlb(r->ctx, "l1", 16, 4, 1, 8);
     r->l2 = tlb(r->ctx, "l2", 128, 12, 8, 16);
-    xlat_target to_l2 = xlat_tlb_target(r->l2), to_walk = xlat_walker_target(r->walkers);
+    xlat_target to_l2 = BENCH_TARGET(tlb, r->l2), to_walk = BENCH_TARGET(walker, r->walkers);
     if (!r->l1 || !r->l2 || xlat_tlb_set_next(r->l1, &to_l2) || xlat_tlb_set_next(r->l2, &to_walk))
         return -1;
     return 0;

@@ -38,7 +38,7 @@ static void build(rig *r)
     xlat_fixed_config fc;
     xlat_fixed_config_init(&fc);
     xlat_fixed_create(r->ctx, &fc, &r->mem);
-    xlat_target t2 = xlat_tlb_target(r->l2), tm = xlat_fixed_target(r->mem);
+    xlat_target t2 = BENCH_TARGET(tlb, r->l2), tm = BENCH_TARGET(fixed, r->mem);
     xlat_tlb_set_next(r->l1, &t2);
     xlat_tlb_set_next(r->l2, &tm);
 }

@@ -154,8 +154,8 @@ void test_l1_l2_exact()
         auto walker = xlat::make_fixed(ctx, fc);
         CHECK(walker);
 
-        xlat_target to_l2 = xlat_tlb_target(l2.ptr.get());
-        xlat_target to_walker = xlat_fixed_target(walker.ptr.get());
+        xlat_target to_l2 = xlat::target(l2.ptr.get());
+        xlat_target to_walker = xlat::target(walker.ptr.get());
         CHECK_EQ(xlat_tlb_set_next(l1.get(), &to_l2), XLAT_OK);
         CHECK_EQ(xlat_tlb_set_next(l2.ptr.get(), &to_walker), XLAT_OK);
 
@@ -290,7 +290,7 @@ void test_refused_frees_callable()
         /* the one port of this cycle is taken */
         probe lvalue(&refused); /* an lvalue is copied in, the copy freed */
         CHECK_EQ(xlat::translate(tlb.ptr.get(), make_req(2, 0x2000), lvalue), XLAT_ERR_AGAIN);
-        xlat_target t = xlat_tlb_target(tlb.ptr.get());
+        xlat_target t = xlat::target(tlb.ptr.get());
         CHECK_EQ(xlat::translate(t, make_req(3, 0x3000), probe(&refused)), XLAT_ERR_AGAIN);
         xlat_req bad = make_req(4, 0x4000);
         bad.access = (xlat_access)99;
@@ -328,7 +328,7 @@ void test_chained_from_callback()
         fc.latency = 10;
         auto fixed = xlat::make_fixed(ctx, fc);
         CHECK(link && fixed);
-        xlat_target below = xlat_fixed_target(fixed.ptr.get());
+        xlat_target below = xlat::target(fixed.ptr.get());
         CHECK_EQ(xlat_link_set_next(link.ptr.get(), &below), XLAT_OK);
 
         std::vector<uint64_t> done_at;

@@ -26,6 +26,7 @@ typedef struct run {
     xlat_pwc *pwc;
     xlat_walker *pool;
     xlat_walker_config cfg;
+    xlat_dwspp_config dwspp; /* cfg.dwspp points here */
     uint32_t *seen;
     uint32_t *page;
     uint64_t next_id, requests, s;
@@ -85,9 +86,10 @@ static int build_pool(run *w, xlat_walk_sched sched, uint32_t tenants)
     c->mem_latency = 5 + (uint32_t)(test_rand(&w->s) % 26);
     c->assign = test_rand(&w->s) % 2 ? XLAT_ASSIGN_INTERLEAVED : XLAT_ASSIGN_CONTIGUOUS;
     c->idle_steal = test_rand(&w->s) % 4 != 0;
-    xlat_dwspp_preset(&c->dwspp, (xlat_dwspp_variant)(test_rand(&w->s) % 3));
-    c->dwspp.epoch_length = (uint32_t[]){200, 50, 8}[test_rand(&w->s) % 3];
-    c->dwspp.strict_bounds = test_rand(&w->s) % 2;
+    xlat_dwspp_preset(&w->dwspp, (xlat_dwspp_variant)(test_rand(&w->s) % 3));
+    w->dwspp.epoch_length = (uint32_t[]){200, 50, 8}[test_rand(&w->s) % 3];
+    w->dwspp.strict_bounds = test_rand(&w->s) % 2;
+    c->dwspp = &w->dwspp;
     xlat_pwc_config pc;
     xlat_pwc_config_init(&pc);
     if (test_rand(&w->s) % 2 && xlat_pwc_create(w->ctx, &pc, &w->pwc))
@@ -180,7 +182,7 @@ static uint64_t interleave_bound(const xlat_walker_config *c)
     case XLAT_SCHED_DWS: return 1;
     /* One steal between two walks served from the walker's queue, and only
      * while it holds at most QUEUE_THRES x cap walks. */
-    case XLAT_SCHED_DWSPP: return (uint64_t)(c->dwspp.queue_thres * cap) + 1;
+    case XLAT_SCHED_DWSPP: return (uint64_t)(c->dwspp->queue_thres * cap) + 1;
     default: return UINT64_MAX;
     }
 }
