@@ -143,7 +143,7 @@ int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out
     g->cfg.name = g->u.name;
     g->mode = xlat__gmmu_mode_ops(c.mode);
     g->woke_at = XLAT_NEVER;
-    xlat__gmmu_epoch_init(&g->epoch, &g->cfg, ctx->now);
+    xlat__gmmu_epoch_init(&g->epoch, &g->cfg, xlat__unit_cycle(&g->u));
     xlat__reg_add(ctx, &g->reg, &xlat__gmmu_reg_ops, g, g->u.name, g->u.id);
     *out = g;
     return XLAT_OK;
@@ -219,7 +219,7 @@ static void count_answer(xlat_gmmu *g, int side, int local, const xlat_resp *out
     if (g->mode->dynamic) {
         /* §4 counts per epoch: the answer belongs to the epoch it leaves in.
          * The roll may call the epoch callback: the answer is counted after. */
-        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, st, 1);
+        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, xlat__unit_cycle(&g->u), st, 1);
         xlat__gmmu_epoch_count(&g->epoch, &g->cfg, local);
     }
 }
@@ -533,7 +533,7 @@ int xlat_gmmu_translate(xlat_gmmu *g, const xlat_req *req, xlat_done_fn done, vo
     }
     memset(r, 0, offsetof(struct gmmu_req, held));
     if (g->mode->dynamic) /* §4: the route in force is the last epoch's prediction */
-        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, &g->stats, 1);
+        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, xlat__unit_cycle(&g->u), &g->stats, 1);
     r->g = g;
     r->req = *req;
     r->done = done;
