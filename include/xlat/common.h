@@ -90,6 +90,7 @@ typedef struct xlat_allocator {
  * A timed unit (TLB, fixed responder, link, walker pool, IOMMU, GMMU) runs
  * at `clock_num` / `clock_den` times its context's frequency; both 0 (what
  * config_init leaves) is 1:1. Ratios range from 1/65536 to 65536.
+ * See [Clock domains](@ref clocks).
  */
 #define XLAT_CLOCK_RATIO_MAX 65536u
 

@@ -69,7 +69,7 @@ static int check_config(xlat_ctx *ctx, const xlat_gmmu_config *c)
                           " bypassed requests", n);
     if (m->oracle && !c->oracle)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "gmmu %s: ideal mode needs cfg.oracle", n);
-    return XLAT_OK;
+    return xlat__clock_check(ctx, "gmmu", n, c->clock_num, c->clock_den);
 }
 
 /* ---- create and destroy -------------------------------------------------- */
@@ -115,6 +115,7 @@ static int gmmu_init(xlat_gmmu *g, xlat_ctx *ctx, const xlat_gmmu_config *c)
         .kind = "gmmu", .name = c->name ? c->name : "gmmu",
         .req_size = sizeof(struct gmmu_req), .reqs = record_bound(c), .fixed = 1,
         .events = record_bound(c) + 2 + 1,
+        .clock_num = c->clock_num, .clock_den = c->clock_den,
     };
     return xlat__unit_init(&g->u, ctx, &spec);
 }

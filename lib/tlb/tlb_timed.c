@@ -174,6 +174,7 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     struct xlat__unit_spec spec = {
         .kind = "tlb", .name = t->name, .req_size = sizeof(struct tlb_pending),
         .reqs = record_count(tm, &t->cfg), .fixed = 1, .events = event_budget(tm, &t->cfg),
+        .clock_num = t->cfg.clock_num, .clock_den = t->cfg.clock_den,
     };
     if (xlat__unit_init(&tm->unit, t->ctx, &spec) != XLAT_OK)
         return XLAT_ERR_NOMEM;
