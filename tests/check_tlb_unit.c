@@ -77,10 +77,11 @@ START_TEST(long_latency_memory_is_bounded)
     /* 160,005,530 before the bound; 56,068 before the MSHR keys took 8 more
      * bytes an MSHR (each MSHR now knows its index); 56,076 before the
      * TLB's node on the context's unit registry (56 bytes); 56,132 before
-     * the TLB's list of IOMMUs to tell when it goes (24 bytes), the count of
-     * units holding it (8 with padding) and its next level's struct_size and
-     * unit_id (16) */
-    ck_assert_uint_eq(xlat_tlb_memory(h.t), 56180);
+     * the unit's clock (8 bytes); 56,140 before its config's clock ratio
+     * (8 bytes); 56,148 before the TLB's list of IOMMUs to tell when it goes
+     * (24 bytes), the count of units holding it (8 with padding) and its
+     * next level's struct_size and unit_id (16) */
+    ck_assert_uint_eq(xlat_tlb_memory(h.t), 56196);
     xlat_tlb_destroy(short_one);
     preload(h.t, 7);
     for (uint64_t i = 0; i < XLAT_TLB_HITS_PER_PORT; i++) {
@@ -153,10 +154,10 @@ START_TEST(functional_tlb_bytes)
     cfg.ways = 16;
     ck_assert_int_eq(xlat_tlb_create(h.ctx, &cfg, &h.t), XLAT_OK);
     size_t bytes = xlat_tlb_memory(h.t);
-    ck_assert_uint_eq(bytes, 1324);
+    ck_assert_uint_eq(bytes, 1332);
     /* the struct: 64 bytes of it are its node on the unit registry, 24 the
-     * list of IOMMUs to tell when it goes */
-    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 680);
+     * list of IOMMUs to tell when it goes, 8 its config's clock ratio */
+    ck_assert_uint_eq(bytes - 16 * 32 - 16 * 8 - sizeof("pwc"), 688);
     preload(h.t, 3);
     ck_assert_int_eq(xlat_tlb_lookup(h.t, 1, 0x3000, NULL), XLAT_OK);
     ck_assert_int_eq(xlat_tlb_invalidate(h.t, 1, 0x3000), 1);

@@ -85,6 +85,16 @@ typedef struct xlat_allocator {
 /** @brief A cycle count meaning "never" (no pending event). */
 #define XLAT_NEVER UINT64_MAX
 
+/**
+ * @brief Largest `clock_num` or `clock_den` a timed unit's config accepts.
+ *
+ * A timed unit (TLB, fixed responder, link, walker pool, IOMMU, GMMU) runs
+ * at `clock_num` / `clock_den` times its context's frequency; both 0 (what
+ * config_init leaves) is 1:1. Ratios range from 1/65536 to 65536.
+ * See [Clock domains](@ref clocks).
+ */
+#define XLAT_CLOCK_RATIO_MAX 65536u
+
 /** @brief A clock domain: cycle counter, event queue, allocator, seed, last error. */
 typedef struct xlat_ctx xlat_ctx;
 /** @brief A set-associative TLB (see tlb.h). */

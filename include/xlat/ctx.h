@@ -32,6 +32,12 @@ extern "C" {
  * **Cost.** Scheduling and firing are O(1) amortized (a hierarchical timing
  * wheel); advancing over idle cycles is O(1) however many there are.
  *
+ * **Units at other clocks.** A timed unit may run at a ratio of the
+ * context's clock (its config's `clock_num` / `clock_den`): its latencies
+ * count its own cycles, converted to the context's when it posts them; every
+ * time the host reads (xlat_now(), answers, statistics) is in context
+ * cycles. See @ref clocks.
+ *
  * **Callback rules.** Every callback of libxlat (events, completions,
  * evictions, memory reads) runs inside xlat_tick() or xlat_advance(), or
  * inside the call that caused it. A callback may:

@@ -22,7 +22,9 @@ extern "C" {
  * It stands in for a page-table walker or a whole lower hierarchy in tests,
  * examples and hosts that time translation themselves.
  *
- * It caches no translation, so it has no invalidate or flush.
+ * It caches no translation, so it has no invalidate or flush. Its latency
+ * counts its own cycles when its config sets a clock ratio
+ * (xlat_fixed_config::clock_num; @ref clocks).
  *
  * @code
  * xlat_fixed_config fc;
@@ -61,6 +63,15 @@ typedef struct xlat_fixed_config {
     uint64_t    pfn_offset;      /**< identity map: pfn = vpn + pfn_offset */
     xlat_fixed_resolve_fn resolve; /**< host translation; NULL: the identity map */
     void       *resolve_user;    /**< first argument of `resolve` */
+    /** Clock of the responder against its context's: it runs at clock_num / clock_den
+     *  times the context's frequency (in a context clocked as a 1.4 GHz GPU, a unit
+     *  at 1 GHz has 5 / 7). `latency` counts its own cycles. Answers
+     *  (xlat_resp::issued, xlat_resp::completed) carry context cycles. Both 0 (the
+     *  default): 1:1. Otherwise both are in 1..::XLAT_CLOCK_RATIO_MAX, or create
+     *  fails with ::XLAT_ERR_INVAL. See @ref clocks. */
+    uint32_t    clock_num;
+    /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
+    uint32_t    clock_den;
 } xlat_fixed_config;
 
 /**

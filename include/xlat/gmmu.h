@@ -63,7 +63,8 @@ extern "C" {
  *   remote pages the bypass; no walk is wasted and nothing is duplicated.
  *
  * **Epochs.** Epoch k covers cycles [k × epoch_cycles, (k + 1) ×
- * epoch_cycles) of the context clock. The GMMU evaluates the epochs that
+ * epoch_cycles) of the GMMU's clock (the context's unless its config sets
+ * clock_num / clock_den). The GMMU evaluates the epochs that
  * ended lazily, at its first activity (a request, an answer, a query) in a
  * later epoch; the outcome is the same as evaluating at each boundary: an
  * epoch whose L + R is below `min_samples` (e.g. an idle one) keeps the
@@ -213,6 +214,17 @@ typedef struct xlat_gmmu_config {
                                             ::XLAT_GMMU_DEFAULT_OUTSTANDING) */
     xlat_gmmu_oracle_fn oracle;      /**< ::XLAT_GMMU_IDEAL: the page's home (required there) */
     void             *oracle_user;   /**< first argument of `oracle` */
+    /** Clock of the GMMU against its context's: it runs at clock_num / clock_den
+     *  times the context's frequency (in a context clocked as a 1.4 GHz GPU, a unit
+     *  at 1 GHz has 5 / 7). `epoch_cycles` and its retries count its own cycles
+     *  (epoch k begins at its edge k × epoch_cycles); its walker keeps its own clock.
+     *  Answers (xlat_resp::issued, xlat_resp::completed) carry context cycles. So
+     *  does xlat_gmmu_stats::latency_cycles. Both 0 (the default): 1:1. Otherwise
+     *  both are in 1..::XLAT_CLOCK_RATIO_MAX, or create fails with ::XLAT_ERR_INVAL.
+     *  See @ref clocks. */
+    uint32_t          clock_num;
+    /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
+    uint32_t          clock_den;
 } xlat_gmmu_config;
 
 /**

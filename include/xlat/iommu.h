@@ -31,6 +31,8 @@ extern "C" {
  * remote hit can still abort it (least-TLB Algorithm 1); a walk already on a
  * walker runs to its end and is discarded. Answers are delivered from inside
  * xlat_tick() / xlat_advance(), never from inside xlat_iommu_translate().
+ * Its latencies count its own cycles when its config sets a clock ratio
+ * (xlat_iommu_config::clock_num; @ref clocks).
  *
  * @code
  * xlat_walker_config wc;
@@ -124,6 +126,17 @@ typedef struct xlat_iommu_config {
     void       *fault_user;     /**< first argument of `fault_fn` */
     uint32_t    fault_batch;    /**< faults gathered before the callback (default 1) */
     uint32_t    fault_timeout;  /**< cycles a partial batch waits (default 0: at once) */
+    /** Clock of the IOMMU against its context's: it runs at clock_num / clock_den
+     *  times the context's frequency (in a context clocked as a 1.4 GHz GPU, a unit
+     *  at 1 GHz has 5 / 7). `tlb_latency`, `tlb2_latency`, `remote_latency`,
+     *  `fault_timeout` and its retries count its own cycles. Its walkers run at
+     *  `walk`'s clock, or at the IOMMU's when `walk` leaves its ratio 0/0. Answers
+     *  (xlat_resp::issued, xlat_resp::completed) carry context cycles. Both 0 (the
+     *  default): 1:1. Otherwise both are in 1..::XLAT_CLOCK_RATIO_MAX, or create
+     *  fails with ::XLAT_ERR_INVAL. See @ref clocks. */
+    uint32_t    clock_num;
+    /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
+    uint32_t    clock_den;
 } xlat_iommu_config;
 
 /**

@@ -19,7 +19,9 @@ extern "C" {
  *
  * A request accepted at cycle t reaches the far target at t + `latency`
  * (retried each cycle while the far target refuses); its answer reaches the
- * requester `latency_back` cycles after the far target gave it.
+ * requester `latency_back` cycles after the far target gave it. Both count
+ * the link's own cycles when its config sets a clock ratio
+ * (xlat_link_config::clock_num; @ref clocks).
  *
  * A link holds requests in flight, never translations: it has no
  * invalidate or flush (a shootdown reaches the TLBs on either side).
@@ -46,6 +48,17 @@ typedef struct xlat_link_config {
     const char *name;         /**< for statistics (copied; NULL: "link") */
     uint32_t    latency;      /**< cycles from the near side to the far target (default 0) */
     uint32_t    latency_back; /**< cycles for the answer to come back (default 0) */
+    /** Clock of the link against its context's: it runs at clock_num / clock_den
+     *  times the context's frequency (in a context clocked as a 1.4 GHz GPU, a unit
+     *  at 1 GHz has 5 / 7). `latency`, `latency_back` and the retry of a request the
+     *  far target refused count its own cycles (xlat_link_stats::retries counts one
+     *  retry per cycle of the link). Answers (xlat_resp::issued,
+     *  xlat_resp::completed) carry context cycles. Both 0 (the default): 1:1.
+     *  Otherwise both are in 1..::XLAT_CLOCK_RATIO_MAX, or create fails with
+     *  ::XLAT_ERR_INVAL. See @ref clocks. */
+    uint32_t    clock_num;
+    /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
+    uint32_t    clock_den;
 } xlat_link_config;
 
 /**

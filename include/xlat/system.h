@@ -43,6 +43,16 @@ extern "C" {
  * xlat_system_translate(sys, &req, on_done, NULL);
  * @endcode
  *
+ * **Clocks.** Each unit runs at the clock its template sets
+ * (xlat_tlb_config::clock_num / clock_den and the same fields of the IOMMU,
+ * its walk template, the GMMU and its walk template): a system of GPUs at
+ * the context's clock and an IOMMU at 5/7 of it sets `clock_num = 5,
+ * clock_den = 7` in the IOMMU's template alone. The IOMMU's and the GMMUs'
+ * walkers take their owner's clock when their template leaves it 0/0. The
+ * links and the probing-ring stops the builder makes run at the context's
+ * clock: `gpu_iommu_latency` and `probe_latency` are context cycles. See
+ * @ref clocks.
+ *
  * Every unit stays reachable through its handle (xlat_system_l1(),
  * xlat_system_l2(), xlat_system_link(), xlat_system_iommu()) for statistics
  * and inspection; the system owns them.

@@ -43,7 +43,9 @@ extern "C" {
  * xlat_tlb_get_target()) accepts a request at cycle t: a hit is answered at
  * t + latency; a miss is forwarded to the next target at t + latency, and
  * when the answer comes back the entry is filled and every request waiting on
- * that miss is answered in that same cycle. Answers are always delivered
+ * that miss is answered in that same cycle. The latency counts the TLB's own
+ * cycles when its config sets a clock ratio (xlat_tlb_config::clock_num;
+ * @ref clocks). Answers are always delivered
  * from inside xlat_tick() / xlat_advance(), never from inside the call that
  * handed the TLB the request.
  *
@@ -109,6 +111,17 @@ typedef struct xlat_tlb_config {
      *  mshrs × mshr_targets of them), so a timed TLB never allocates
      *  while it runs. */
     uint32_t    mshr_targets;
+    /** Clock of the TLB (timed use) against its context's: it runs at clock_num /
+     *  clock_den times the context's frequency (in a context clocked as a 1.4 GHz
+     *  GPU, a unit at 1 GHz has 5 / 7). `latency` and `ports` count its own cycles; a
+     *  request belongs to the TLB cycle whose edge is the last at or before the
+     *  context cycle it comes in. Answers (xlat_resp::issued, xlat_resp::completed)
+     *  carry context cycles. Both 0 (the default): 1:1. Otherwise both are in
+     *  1..::XLAT_CLOCK_RATIO_MAX, or create fails with ::XLAT_ERR_INVAL. See @ref
+     *  clocks. */
+    uint32_t    clock_num;
+    /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
+    uint32_t    clock_den;
 } xlat_tlb_config;
 
 /**

@@ -25,7 +25,9 @@ extern "C" {
  * the scheduler gives it a walker (a free walker takes an arriving request
  * at once). A walk looks up the page walk cache, then reads one entry per
  * remaining level, each read taking `mem_latency` cycles or as long as the
- * host's memory takes. At the leaf the request is answered.
+ * host's memory takes. At the leaf the request is answered. `mem_latency`
+ * counts the pool's own cycles when its config sets a clock ratio
+ * (xlat_walker_config::clock_num; @ref clocks).
  *
  * A walker pool caches no translation of its own: its page walk cache is the
  * host's (xlat_walker_config::pwc), emptied by xlat_pwc_invalidate() and
@@ -242,6 +244,19 @@ typedef struct xlat_walker_config {
      *  "Neighborhood-aware address translation" §IV; false: only entries a
      *  walker reads for its own walk fill it). */
     bool               coalesce_fill_pwc;
+    /** Clock of the walker pool against its context's: it runs at clock_num /
+     *  clock_den times the context's frequency (in a context clocked as a 1.4 GHz
+     *  GPU, a unit at 1 GHz has 5 / 7). `mem_latency`, the PWC's latency and the
+     *  retry of a read the host refused count its own cycles; an answer of the host's
+     *  `mem_read` is taken in the context cycle it comes. Answers (xlat_resp::issued,
+     *  xlat_resp::completed) carry context cycles. So do xlat_walk_info::arrival,
+     *  xlat_walk_event::cycle and the statistics' `queue_cycles`, `service_cycles`
+     *  and histograms. In an IOMMU's `walk` template, 0/0 takes the IOMMU's clock.
+     *  Both 0 (the default): 1:1. Otherwise both are in 1..::XLAT_CLOCK_RATIO_MAX, or
+     *  create fails with ::XLAT_ERR_INVAL. See @ref clocks. */
+    uint32_t           clock_num;
+    /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
+    uint32_t           clock_den;
 } xlat_walker_config;
 
 /**

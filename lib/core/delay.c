@@ -15,7 +15,7 @@ void xlat__delay_init(struct xlat_delay *line, struct xlat__unit *unit, uint64_t
 void xlat__delay_push(struct xlat_delay *line, struct xlat_delay_item *item)
 {
     item->next = NULL;
-    item->due = line->unit->ctx->now + line->latency;
+    item->due = xlat__unit_due(line->unit, line->latency); /* monotonic: FIFO holds */
     if (line->tail)
         line->tail->next = item;
     else
@@ -23,7 +23,7 @@ void xlat__delay_push(struct xlat_delay *line, struct xlat_delay_item *item)
     line->tail = item;
     if (!line->armed) {
         line->armed = 1;
-        xlat__unit_post(line->unit, line->latency, drain, line);
+        xlat__unit_post_at(line->unit, item->due, drain, line);
     }
 }
 
@@ -43,6 +43,6 @@ static void drain(void *arg)
     }
     if (line->head && !line->armed) {
         line->armed = 1;
-        xlat__unit_post(line->unit, line->head->due - now, drain, line);
+        xlat__unit_post_at(line->unit, line->head->due, drain, line);
     }
 }

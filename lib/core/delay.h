@@ -11,12 +11,12 @@
 /* Embedded in the record that waits. */
 struct xlat_delay_item {
     struct xlat_delay_item *next;
-    uint64_t due;
+    uint64_t due; /* context cycle */
 };
 
 struct xlat_delay {
     struct xlat__unit *unit;
-    uint64_t latency;
+    uint64_t latency; /* the unit's cycles */
     /* Called at the record's cycle, after it left the line. */
     void (*expire)(struct xlat_delay *line, struct xlat_delay_item *item);
     struct xlat_delay_item *head, *tail;
@@ -25,7 +25,7 @@ struct xlat_delay {
 
 void xlat__delay_init(struct xlat_delay *line, struct xlat__unit *unit, uint64_t latency,
                       void (*expire)(struct xlat_delay *, struct xlat_delay_item *));
-/* `item` leaves `latency` cycles from now. */
+/* `item` leaves `latency` of the unit's cycles from now. */
 void xlat__delay_push(struct xlat_delay *line, struct xlat_delay_item *item);
 
 #endif

@@ -7,6 +7,7 @@ int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit
     u->ctx = ctx;
     u->kind = spec->kind;
     u->id = xlat__unit_new_id(ctx); /* the registry's ids: 0 is the host's */
+    xlat__clock_set(&u->clock, spec->clock_num, spec->clock_den);
     u->name = xlat__strdup(ctx, spec->name ? spec->name : spec->kind);
     int rc = u->name ? XLAT_OK : XLAT_ERR_NOMEM;
     if (rc == XLAT_OK)

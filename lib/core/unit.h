@@ -1,8 +1,9 @@
 /*
  * The one skeleton every timed unit is built on: its context, name and
- * integer id, its pool of in-flight records, the senders waiting for room,
- * and the events it reserved at create. Events a unit posts carry its id,
- * so destroy cancels exactly its own.
+ * integer id, its clock, its pool of in-flight records, the senders waiting
+ * for room, and the events it reserved at create. Events a unit posts carry
+ * its id, so destroy cancels exactly its own; their delays are in the unit's
+ * own cycles, converted to the context's in one place (xlat__unit_due).
  *
  * The rule it serves (doc/composition.md): everything a unit can need inside
  * tick is reserved when it is created, so posting an event, taking a record
@@ -11,6 +12,7 @@
 #ifndef XLAT_CORE_UNIT_H
 #define XLAT_CORE_UNIT_H
 
+#include "clock.h"
 #include "internal.h"
 #include "pool.h"
 #include "registry.h"
@@ -21,14 +23,16 @@ struct xlat__unit {
     char *name;         /* owned copy of the configured name */
     const char *kind;   /* "tlb", "walker", ... for messages */
     uint32_t id;        /* owner tag of its events; never 0 */
+    struct xlat__clock clock; /* its clock against the context's (fills id's padding) */
     size_t events;      /* events reserved on the context */
     struct xlat_pool reqs;   /* in-flight records; fixed when the unit bounds them */
     struct xlat_waitq waitq; /* senders refused for want of room */
 };
 
 /* What a unit asks for at create: its record size and how many records it
- * can have in flight (`fixed`: that many and never more), and how many
- * events it can have pending at once. */
+ * can have in flight (`fixed`: that many and never more), how many events
+ * it can have pending at once, and its clock ratio (checked by its create
+ * with xlat__clock_check first). */
 struct xlat__unit_spec {
     const char *kind;
     const char *name;
@@ -36,6 +40,7 @@ struct xlat__unit_spec {
     size_t reqs;
     int fixed;
     size_t events;
+    uint32_t clock_num, clock_den; /* its config's ratio, checked; 0/0: 1:1 */
 };
 
 /* Sets the unit up, reserving spec->events plus one wake-up per slot of
@@ -45,11 +50,39 @@ int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit
 /* Cancels the unit's pending events and wake-ups, releases everything. */
 void xlat__unit_fini(struct xlat__unit *u);
 
-/* Calls fn(user) `delay` cycles from now; cannot fail within the budget. */
+/* The context cycle at which `cycles` of the unit's cycles from now end
+ * (clock.h): now + cycles at 1:1, which costs one test of a flag. Every
+ * latency a unit posts or keeps as a due cycle comes through here. */
+static inline uint64_t xlat__unit_due(const struct xlat__unit *u, uint64_t cycles)
+{
+    if (__builtin_expect(u->clock.scaled, 0))
+        return xlat__clock_due(&u->clock, u->ctx->now, cycles);
+    return u->ctx->now + cycles;
+}
+
+/* The unit's own cycle now: the context's at 1:1. For what a unit counts
+ * per cycle of its own (a TLB's ports, a GMMU's epochs). */
+static inline uint64_t xlat__unit_cycle(const struct xlat__unit *u)
+{
+    if (__builtin_expect(u->clock.scaled, 0))
+        return xlat__clock_cycle(&u->clock, u->ctx->now);
+    return u->ctx->now;
+}
+
+/* Calls fn(user) at context cycle `due` (from xlat__unit_due(), not
+ * before now); cannot fail within the budget. */
+static inline void xlat__unit_post_at(struct xlat__unit *u, uint64_t due, xlat_event_fn fn,
+                                      void *user)
+{
+    xlat__post(u->ctx, u->id, due - u->ctx->now, fn, user);
+}
+
+/* Calls fn(user) `delay` of the unit's cycles from now; cannot fail within
+ * the budget. */
 static inline void xlat__unit_post(struct xlat__unit *u, uint64_t delay, xlat_event_fn fn,
                                    void *user)
 {
-    xlat__post(u->ctx, u->id, delay, fn, user);
+    xlat__unit_post_at(u, xlat__unit_due(u, delay), fn, user);
 }
 
 /* A zeroed record, or NULL when the bound is reached (refuse with AGAIN). */

@@ -51,6 +51,8 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_fixed_config_init(&c);
     int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_FIXED_CONFIG_SIZE_V0, "xlat_fixed_config");
+    if (rc == XLAT_OK)
+        rc = xlat__clock_check(ctx, "fixed", c.name ? c.name : "fixed", c.clock_num, c.clock_den);
     if (rc != XLAT_OK)
         return rc;
     if (c.page_shift < 12 || c.page_shift > 63)
@@ -67,6 +69,7 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
         .req_size = sizeof(struct fixed_pending),
         .reqs = c.max_outstanding ? c.max_outstanding : 64,
         .fixed = c.max_outstanding != 0, .events = 1,
+        .clock_num = c.clock_num, .clock_den = c.clock_den,
     };
     if ((rc = xlat__unit_init(&f->unit, ctx, &spec)) != XLAT_OK) {
         xlat__free(ctx, f, sizeof(*f));

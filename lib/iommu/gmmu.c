@@ -71,7 +71,7 @@ static int check_config(xlat_ctx *ctx, const xlat_gmmu_config *c)
                           " bypassed requests", n);
     if (m->oracle && !c->oracle)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "gmmu %s: ideal mode needs cfg.oracle", n);
-    return XLAT_OK;
+    return xlat__clock_check(ctx, "gmmu", n, c->clock_num, c->clock_den);
 }
 
 /* ---- create and destroy -------------------------------------------------- */
@@ -119,6 +119,7 @@ static int gmmu_init(xlat_gmmu *g, xlat_ctx *ctx, const xlat_gmmu_config *c)
         .kind = "gmmu", .name = c->name ? c->name : "gmmu",
         .req_size = sizeof(struct gmmu_req), .reqs = record_bound(c), .fixed = 1,
         .events = record_bound(c) + 2 + 1,
+        .clock_num = c->clock_num, .clock_den = c->clock_den,
     };
     return xlat__unit_init(&g->u, ctx, &spec);
 }
@@ -147,7 +148,7 @@ int xlat_gmmu_create(xlat_ctx *ctx, const xlat_gmmu_config *cfg, xlat_gmmu **out
     g->cfg.name = g->u.name;
     g->mode = xlat__gmmu_mode_ops(c.mode);
     g->woke_at = XLAT_NEVER;
-    xlat__gmmu_epoch_init(&g->epoch, &g->cfg, ctx->now);
+    xlat__gmmu_epoch_init(&g->epoch, &g->cfg, xlat__unit_cycle(&g->u));
     xlat__reg_add(ctx, &g->reg, &xlat__gmmu_reg_ops, g, g->u.name, g->u.id);
     g->held_walker = xlat__hold_handle(ctx, c.walker);
     *out = g;
@@ -223,7 +224,7 @@ static void count_answer(xlat_gmmu *g, int side, int local, const xlat_resp *out
     if (g->mode->dynamic) {
         /* §4 counts per epoch: the answer belongs to the epoch it leaves in.
          * The roll may call the epoch callback: the answer is counted after. */
-        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, st, 1);
+        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, xlat__unit_cycle(&g->u), st, 1);
         xlat__gmmu_epoch_count(&g->epoch, &g->cfg, local);
     }
 }
@@ -537,7 +538,7 @@ int xlat_gmmu_translate(xlat_gmmu *g, const xlat_req *req, xlat_done_fn done, vo
     }
     memset(r, 0, offsetof(struct gmmu_req, held));
     if (g->mode->dynamic) /* §4: the route in force is the last epoch's prediction */
-        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, g->u.ctx->now, &g->stats, 1);
+        xlat__gmmu_epoch_roll(&g->epoch, &g->cfg, xlat__unit_cycle(&g->u), &g->stats, 1);
     r->g = g;
     r->req = *req;
     r->done = done;

@@ -170,7 +170,7 @@ struct gmmu_epoch xlat__gmmu_epoch_now(const xlat_gmmu *g, xlat_gmmu_stats *st)
     struct gmmu_epoch e = g->epoch;
     xlat_gmmu_stats scratch;
     memset(&scratch, 0, sizeof(scratch));
-    xlat__gmmu_epoch_roll(&e, &g->cfg, g->u.ctx->now, st ? st : &scratch, 0);
+    xlat__gmmu_epoch_roll(&e, &g->cfg, xlat__unit_cycle(&g->u), st ? st : &scratch, 0);
     return e;
 }
 

@@ -97,6 +97,7 @@ struct xlat_gmmu {
 const struct gmmu_mode_ops *xlat__gmmu_mode_ops(xlat_gmmu_mode mode);
 /* The route of a request accepted now. */
 xlat_gmmu_routing xlat__gmmu_route_for(const xlat_gmmu *g, const xlat_req *req);
+/* `now` and the epochs count the GMMU's own cycles (xlat__unit_cycle). */
 void xlat__gmmu_epoch_init(struct gmmu_epoch *e, const xlat_gmmu_config *c, uint64_t now);
 /* Evaluates every epoch that ended before cycle `now`, updating `st`;
  * `report` calls the epoch callback. */

@@ -80,7 +80,7 @@ static int check_config(xlat_ctx *ctx, const xlat_iommu_config *c)
     if (c->buffer_entries == 0 || c->fault_batch == 0)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "iommu %s: buffer_entries and fault_batch must be >= 1", n);
-    return XLAT_OK;
+    return xlat__clock_check(ctx, "iommu", n, c->clock_num, c->clock_den);
 }
 
 static int make_tlb(struct xlat_iommu *m, xlat_tlb **out, const char *suffix, uint32_t entries,
@@ -163,6 +163,7 @@ static int unit_init(struct xlat_iommu *m, xlat_ctx *ctx)
     struct xlat__unit_spec spec = {
         .kind = "iommu", .name = m->cfg.name ? m->cfg.name : "iommu",
         .req_size = sizeof(struct iommu_req), .reqs = record_bound(&m->cfg), .fixed = 1,
+        .clock_num = m->cfg.clock_num, .clock_den = m->cfg.clock_den,
     };
     int rc = xlat__unit_init(&m->u, ctx, &spec);
     m->cfg.name = m->u.name;
@@ -254,12 +255,17 @@ static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
 
 /* The IOMMU's own copy of the walkers' template, taken at create so that
  * the caller's may go away; an older host's shorter template keeps the
- * defaults in the fields it does not know. */
+ * defaults in the fields it does not know. The walkers are the IOMMU's:
+ * a template that names no clock of its own runs them at the IOMMU's. */
 static int copy_walk(xlat_ctx *ctx, xlat_iommu_config *c, xlat_walker_config *w)
 {
     xlat_iommu_walker_config_init(w);
     int rc = xlat__config_copy(ctx, w, sizeof(*w), c->walk, XLAT_WALKER_CONFIG_SIZE_V0,
                                "xlat_iommu_config.walk");
+    if (w->clock_num == 0 && w->clock_den == 0) {
+        w->clock_num = c->clock_num;
+        w->clock_den = c->clock_den;
+    }
     c->walk = w;
     return rc;
 }

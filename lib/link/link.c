@@ -52,6 +52,8 @@ int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out
                           !ctx ? "ctx" : !cfg ? "cfg" : "out");
     xlat_link_config_init(&c);
     int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_LINK_CONFIG_SIZE_V0, "xlat_link_config");
+    if (rc == XLAT_OK)
+        rc = xlat__clock_check(ctx, "link", c.name ? c.name : "link", c.clock_num, c.clock_den);
     if (rc != XLAT_OK)
         return rc;
     struct xlat_link *l = xlat__alloc(ctx, sizeof(*l));
@@ -60,6 +62,7 @@ int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out
     struct xlat__unit_spec spec = {
         .kind = "link", .name = c.name ? c.name : "link", .req_size = sizeof(struct link_req),
         .reqs = 64, .events = 3, /* two delay lines and the retry */
+        .clock_num = c.clock_num, .clock_den = c.clock_den,
     };
     if ((rc = xlat__unit_init(&l->unit, ctx, &spec)) != XLAT_OK) {
         xlat__free(ctx, l, sizeof(*l));

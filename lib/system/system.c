@@ -78,6 +78,10 @@ static int make_gmmu(struct xlat_system *s, uint32_t g, xlat_target *below)
     snprintf(name, sizeof(name), "gpu%u.gmmu.walker", g);
     w.name = name;
     w.pt = s->cfg.local_pt[g];
+    if (w.clock_num == 0 && w.clock_den == 0) { /* the GMMU's walkers, at its clock */
+        w.clock_num = s->tmpl.gmmu.clock_num;
+        w.clock_den = s->tmpl.gmmu.clock_den;
+    }
     int rc = xlat_walker_create(s->ctx, &w, &s->gmmu_walker[g]);
     xlat_gmmu_config c = s->tmpl.gmmu;
     snprintf(name, sizeof(name), "gpu%u.gmmu", g);

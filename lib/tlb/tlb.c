@@ -1,4 +1,5 @@
 /* The TLB as a structure: placement, lookup, insert, invalidation. */
+#include "clock.h"
 #include "tlb_internal.h"
 #include "unit_target.h"
 
@@ -45,6 +46,9 @@ static int check_config(xlat_ctx *ctx, const xlat_tlb_config *c)
     if (c->mshrs == 0 || c->ports == 0)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: mshrs (%u) and ports (%u) must be >= 1",
                           n, c->mshrs, c->ports);
+    int rc = xlat__clock_check(ctx, "tlb", n, c->clock_num, c->clock_den);
+    if (rc != XLAT_OK)
+        return rc;
     if (c->entries == 0)
         return XLAT_OK; /* unbounded: ways and policy do not apply */
     if (c->ways == 0)

@@ -7,7 +7,8 @@
  *
  * The unit is allocated by the first call that needs it (set_next,
  * target), never by a lookup, so a TLB used only as a structure (a page
- * walk cache, an IOMMU TLB) carries none of it. It hears of invalidations
+ * walk cache, an IOMMU TLB) carries none of it. Its latency and its ports
+ * count cycles of its own clock (clock_num/clock_den; doc/clocks.md). It hears of invalidations
  * as an observer of the array.
  *
  * Every hit of a TLB waits the same latency, so hits complete in the order
@@ -174,6 +175,7 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     struct xlat__unit_spec spec = {
         .kind = "tlb", .name = t->name, .req_size = sizeof(struct tlb_pending),
         .reqs = record_count(tm, &t->cfg), .fixed = 1, .events = event_budget(tm, &t->cfg),
+        .clock_num = t->cfg.clock_num, .clock_den = t->cfg.clock_den,
     };
     if (xlat__unit_init(&tm->unit, t->ctx, &spec) != XLAT_OK)
         return XLAT_ERR_NOMEM;
@@ -284,9 +286,10 @@ static void answer_pending(xlat_tlb *t, struct tlb_pending *p, const xlat_tlb_en
  * event after it. */
 static void own_post(xlat_tlb *t, uint64_t delay, xlat_event_fn fn, void *arg)
 {
-    if (t->ctx->now + delay == t->timed->batch_cycle)
+    uint64_t due = xlat__unit_due(&t->timed->unit, delay);
+    if (due == t->timed->batch_cycle)
         t->timed->batch_cycle = XLAT_NEVER;
-    xlat__unit_post(&t->timed->unit, delay, fn, arg);
+    xlat__unit_post_at(&t->timed->unit, due, fn, arg);
 }
 
 /* Room freed: the senders waiting retry, after the batch open now. */
@@ -403,9 +406,9 @@ static void queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
                       xlat_done_fn done, void *user)
 {
     struct tlb_timed *tm = t->timed;
-    uint64_t due = t->ctx->now + t->cfg.latency;
+    uint64_t due = xlat__unit_due(&tm->unit, t->cfg.latency);
     if (due != tm->batch_cycle) {
-        xlat__unit_post(&tm->unit, t->cfg.latency, drain_hits, tm);
+        xlat__unit_post_at(&tm->unit, due, drain_hits, tm);
         tm->batch++;
         tm->batch_cycle = due;
     }
@@ -626,8 +629,9 @@ int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void
         return xlat__fail(t->ctx, XLAT_ERR_STATE,
                           "tlb %s: not a timed unit yet: call xlat_tlb_set_next() (NULL for no "
                           "next level) or xlat_tlb_get_target() first", t->name);
-    if (tm->port_cycle != t->ctx->now) {
-        tm->port_cycle = t->ctx->now;
+    uint64_t cycle = xlat__unit_cycle(&tm->unit); /* ports are per cycle of the TLB's clock */
+    if (tm->port_cycle != cycle) {
+        tm->port_cycle = cycle;
         tm->port_used = 0;
     }
     if (tm->port_used >= t->cfg.ports)
@@ -654,9 +658,9 @@ static int target_wait(void *unit, xlat_event_fn fn, void *user)
     struct tlb_timed *tm = t->timed;
     if (!tm)
         return xlat__fail(t->ctx, XLAT_ERR_STATE, "tlb %s: not a timed unit", t->name);
-    if (tm->port_cycle != t->ctx->now || tm->port_used < t->cfg.ports)
+    if (tm->port_cycle != xlat__unit_cycle(&tm->unit) || tm->port_used < t->cfg.ports)
         return xlat__unit_wait(&tm->unit, fn, user);
-    own_post(t, 1, fn, user); /* the sender's event, in its budget */
+    own_post(t, 1, fn, user); /* the sender's event, in its budget: at the TLB's next edge */
     return XLAT_OK;
 }
 

@@ -206,11 +206,11 @@ static void read_done_event(void *arg)
 static void reads_event(void *arg);
 
 /* Re-arms the ring's event for its oldest read, if any. */
-static void rearm_reads(struct xlat_walker *p, uint64_t now)
+static void rearm_reads(struct xlat_walker *p)
 {
     p->reads_armed = p->reads_len > 0;
     if (p->reads_armed)
-        xlat__unit_post(&p->unit, p->reads[p->reads_head].due - now, reads_event, p);
+        xlat__unit_post_at(&p->unit, p->reads[p->reads_head].due, reads_event, p);
 }
 
 /* Several reads complete this cycle (or others already did): they join
@@ -223,7 +223,7 @@ static __attribute__((noinline)) void reads_batch(struct xlat_walker *p, uint64_
         collect(p, ring[p->reads_head].walker);
         p->reads_head = p->reads_head + 1 == n ? 0 : p->reads_head + 1;
     } while (--p->reads_len && ring[p->reads_head].due <= now);
-    rearm_reads(p, now);
+    rearm_reads(p);
     complete(p);
 }
 
@@ -244,7 +244,7 @@ static void reads_event(void *arg)
     uint32_t w = ring[head].walker;
     p->reads_head = next;
     p->reads_len--;
-    rearm_reads(p, now);
+    rearm_reads(p);
     if (!xlat__ready_empty(p->unit.ctx)) {
         collect(p, w); /* other events are due this cycle: the drain runs after them */
         schedule_drain(p);
@@ -255,20 +255,22 @@ static void reads_event(void *arg)
     read_done(&p->walker[w]);
 }
 
-/* A read of the fixed-latency memory model: it completes mem_latency
- * cycles from now, after every read issued before it. */
+/* A read of the fixed-latency memory model: it completes mem_latency of
+ * the pool's cycles from now, after every read issued before it (due
+ * cycles only grow with now, whatever the clock, so the ring stays in
+ * order). */
 static void read_fixed(struct walker *u)
 {
     struct xlat_walker *p = u->pool;
     uint32_t tail = p->reads_head + p->reads_len;
     if (tail >= p->cfg.walkers)
         tail -= p->cfg.walkers;
-    p->reads[tail].due = p->unit.ctx->now + p->cfg.mem_latency;
+    p->reads[tail].due = xlat__unit_due(&p->unit, p->cfg.mem_latency);
     p->reads[tail].walker = walker_index(u);
     p->reads_len++;
     if (!p->reads_armed) {
         p->reads_armed = true;
-        xlat__unit_post(&p->unit, p->cfg.mem_latency, reads_event, p);
+        xlat__unit_post_at(&p->unit, p->reads[tail].due, reads_event, p);
     }
 }
 

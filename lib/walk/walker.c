@@ -98,6 +98,8 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
                           "walker %s: line_bytes %u is not a power of two in 8..4096", n,
                           c->line_bytes);
     int rc = check_pwc(ctx, c, n);
+    if (rc == XLAT_OK)
+        rc = xlat__clock_check(ctx, "walker", n, c->clock_num, c->clock_den);
     return rc == XLAT_OK ? check_counts(ctx, c) : rc;
 }
 
@@ -151,6 +153,7 @@ static int unit_init(struct xlat_walker *p, xlat_ctx *ctx, const xlat_walker_con
         .req_size = sizeof(struct walk_req),
         .reqs = (size_t)c->queue_entries + c->walkers, .fixed = 1,
         .events = walker_events(c),
+        .clock_num = c->clock_num, .clock_den = c->clock_den,
     };
     return xlat__unit_init(&p->unit, ctx, &spec);
 }
