@@ -1,6 +1,6 @@
 /*
  * Layers by construction (doc/composition.md): the library's folders form
- * the order core < tlb, cuckoo, fixed, link < mem < walk < iommu < system,
+ * the order core < tlb, cuckoo, fixed, link < mem < barre < walk < iommu < system,
  * and no edge runs upward or sideways.
  *
  * - Link level: every undefined symbol of each object of the static
@@ -26,7 +26,7 @@
 
 static const struct { const char *folder; int rank; } layers[] = {
     {"core", 0}, {"tlb", 1}, {"cuckoo", 1}, {"fixed", 1}, {"link", 1},
-    {"mem", 2},  {"walk", 3}, {"iommu", 4}, {"system", 5},
+    {"mem", 2},  {"barre", 3}, {"walk", 4}, {"iommu", 5}, {"system", 6},
 };
 
 /* Public headers by the layer they belong to. */
@@ -36,7 +36,7 @@ static const struct { const char *header; const char *folder; } public_headers[]
     {"fixed.h", "fixed"},   {"link.h", "link"},       {"physmem.h", "mem"},
     {"pagetable.h", "mem"}, {"pwc.h", "mem"},         {"walker.h", "walk"},
     {"gmmu.h", "iommu"},    {"iommu.h", "iommu"},     {"system.h", "system"},
-    {"stats.h", "core"},    {"xlat.h", "system"},
+    {"stats.h", "core"},    {"xlat.h", "system"},     {"barre.h", "barre"},
     {"experimental.h", "iommu"}, /* it reaches up to iommu.h */
 };
 

@@ -20,6 +20,7 @@
 #include "physmem.h"
 #include "pagetable.h"
 #include "pwc.h"
+#include "barre.h"
 #include "walker.h"
 #include "gmmu.h"
 #include "link.h"

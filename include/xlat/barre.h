@@ -1,0 +1,134 @@
+/**
+ * @file barre.h
+ * @brief Barre Chord's coalescing groups: the group information in a PTE
+ *        and the PEC calculation of a member's frame.
+ */
+#ifndef XLAT_BARRE_H
+#define XLAT_BARRE_H
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @defgroup barre Barre Chord: coalescing groups
+ * @brief Pages of one data object mapped on the same local frame of every
+ *        chiplet, so that one walk gives every member's frame
+ *        ("Barre Chord: Efficient Virtual Memory Translation for
+ *        Multi-Chip-Module GPUs" §IV, §V-B).
+ *
+ * A coalescing group holds at most one page per chiplet (Barre), or, in
+ * expanded mode, `merged + 1` consecutive pages per chiplet on consecutive
+ * local frames (F-Barre's contiguity-aware expansion, at most 4 chiplets).
+ * The group information sits in the PTE's software-available bits 52..62
+ * (doc/barre.md has the layout, the paper leaving the exact positions
+ * open):
+ *
+ * | mode | bits | field |
+ * |---|---|---|
+ * | Barre (≤ 8 chiplets) | 59..52 | `bitmap`: bit 59 is chiplet 0, bit 52 chiplet 7 |
+ * | Barre | 62..60 | `inter` |
+ * | expanded (≤ 4 chiplets) | 55..52 | `bitmap`: bit 55 is chiplet 0 |
+ * | expanded | 57..56 | `inter` |
+ * | expanded | 59..58 | `intra` |
+ * | expanded | 61..60 | `merged` |
+ *
+ * @code
+ * // Example 4 of the paper: the walk of 0x4 gave 0xB075 (order 1 of data 1)
+ * xlat_pec_entry d = {.pasid = 1, .start_vpn = 0x1, .end_vpn = 0xC, .interlv_gran = 3,
+ *                     .gpu_map = {0, 1, 2, 3}, .positions = 4};
+ * const uint64_t base[4] = {0xA000, 0xB000, 0xC000, 0xD000};
+ * xlat_coal_info ci = {.bitmap = 0xF0, .inter = 1};
+ * uint64_t pfn;
+ * xlat_pec_calc(&d, base, 0x4, 0xB075, &ci, 0xA, &pfn);   // XLAT_OK, pfn == 0xD075
+ * @endcode
+ * @{
+ */
+
+/** @brief A page's coalescing group information, as a PTE carries it. */
+typedef struct xlat_coal_info {
+    /** coal_bitmap: bit (7 - g) set for chiplet g (chiplet 0 leftmost), 8
+     *  chiplets at most; in expanded mode bit (3 - g), 4 chiplets at most. */
+    uint8_t bitmap;
+    uint8_t inter;  /**< inter-GPU coalescing order: the page's position in its group */
+    uint8_t intra;  /**< intra-GPU coalescing order (expanded mode; else 0) */
+    uint8_t merged; /**< the #merged_coal_groups field: merged groups - 1 (expanded mode; else 0) */
+} xlat_coal_info;
+
+/** @brief A data object's PEC buffer entry (§IV-E, Example 3). */
+typedef struct xlat_pec_entry {
+    uint32_t pasid;               /**< the address space of the data object */
+    uint64_t start_vpn, end_vpn;  /**< its first and last page (inclusive) */
+    uint32_t interlv_gran;        /**< consecutive pages per chiplet (LASP's interleaving) */
+    uint8_t  gpu_map[16];         /**< chiplet of the k-th member position */
+    uint8_t  positions;           /**< valid entries of gpu_map */
+} xlat_pec_entry;
+
+/**
+ * @brief Write the group information `ci` into `pte`'s bits 52..62; the
+ *        frame and flag bits (0..51, 63) are untouched.
+ * @param pte the PTE.
+ * @param ci the group information; fields wider than their bits are cut to
+ *        them (see the group's table). NULL clears the bits.
+ * @param expanded the expanded (F-Barre, ≤ 4 chiplets) layout, else Barre's.
+ * @return the PTE with the group information.
+ */
+XLAT_API uint64_t xlat_coal_encode(uint64_t pte, const xlat_coal_info *ci, bool expanded);
+
+/**
+ * @brief Read the group information from `pte`'s bits 52..62.
+ * @param pte the PTE.
+ * @param expanded the layout to read (as written by xlat_coal_encode()).
+ * @param out receives the fields (`intra` and `merged` 0 in Barre's
+ *        layout); NULL does nothing.
+ */
+XLAT_API void xlat_coal_decode(uint64_t pte, bool expanded, xlat_coal_info *out);
+
+/**
+ * @brief PEC calculation (§IV-F, §V-B): the frame of pending page `q`
+ *        from the walk of page `vpn` of the same group.
+ *
+ * With `g = d->interlv_gran`, the group's first page is
+ * `first = vpn - ci->intra - g * ci->inter`; `q` at `dq = q - first` has
+ * position `dq / g` and intra order `dq % g`. It is a member when it lies in
+ * the data object, after `first`, at an intra order of at most
+ * `ci->merged`, at a position below `d->positions` whose chiplet
+ * (`d->gpu_map[position]`) is set in `ci->bitmap`. Its frame is then
+ * `pfn - base_pfn[gpu_map[ci->inter]] - ci->intra + base_pfn[gpu_map[position]] + intra`.
+ * Barre's case is `intra = merged = 0`. Testing the chiplet's bit rather
+ * than `position < popcount(bitmap)` (the paper's bound) gives the same
+ * answer for every group the allocator builds, and stays right for a group
+ * a migration left with a hole. The bitmap's layout follows from the bits
+ * themselves: a group whose chiplets are all below 4 sets bits 7..4 in
+ * Barre's layout and bits 3..0 in the expanded one, and a group with a
+ * chiplet of 4 or more is Barre's.
+ *
+ * @param d the data object's PEC entry.
+ * @param base_pfn base_pfn[g] is chiplet g's first global frame (an array of
+ *        at least max(gpu_map) + 1 frames).
+ * @param vpn the walked page.
+ * @param pfn its frame (global).
+ * @param ci its group information. Whether it is expanded does not matter:
+ *        Barre's layout decodes with intra = merged = 0.
+ * @param q the pending page.
+ * @param pfn_out receives q's frame when it is a member.
+ * @retval XLAT_OK q is a member; `*pfn_out` is its frame.
+ * @retval XLAT_ERR_NOT_FOUND q is not a member (another data object, a gap
+ *         that is not a multiple, outside the group, an intra order beyond
+ *         `merged`), or the walked page is not a member of `d` either.
+ * @retval XLAT_ERR_INVAL a NULL argument, `interlv_gran` 0, `positions`
+ *         above 16, or `ci->inter` not a position of `d`.
+ */
+XLAT_API int xlat_pec_calc(const xlat_pec_entry *d, const uint64_t *base_pfn, uint64_t vpn,
+                           uint64_t pfn, const xlat_coal_info *ci, uint64_t q,
+                           uint64_t *pfn_out);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XLAT_BARRE_H */
