@@ -54,7 +54,7 @@ typedef struct xlat_coal_info {
     uint8_t bitmap;
     uint8_t inter;  /**< inter-GPU coalescing order: the page's position in its group */
     uint8_t intra;  /**< intra-GPU coalescing order (expanded mode; else 0) */
-    uint8_t merged; /**< the #merged_coal_groups field: merged groups - 1 (expanded mode; else 0) */
+    uint8_t merged; /**< the \#merged_coal_groups field: merged groups - 1 (expanded mode; else 0) */
 } xlat_coal_info;
 
 /** @brief A data object's PEC buffer entry (§IV-E, Example 3). */
