@@ -60,7 +60,8 @@ typedef struct xlat_coal_info {
 /** @brief A data object's PEC buffer entry (§IV-E, Example 3). */
 typedef struct xlat_pec_entry {
     uint32_t pasid;               /**< the address space of the data object */
-    uint64_t start_vpn, end_vpn;  /**< its first and last page (inclusive) */
+    uint64_t start_vpn;           /**< its first page */
+    uint64_t end_vpn;             /**< its last page (inclusive) */
     uint32_t interlv_gran;        /**< consecutive pages per chiplet (LASP's interleaving) */
     uint8_t  gpu_map[16];         /**< chiplet of the k-th member position */
     uint8_t  positions;           /**< valid entries of gpu_map */
