@@ -183,6 +183,49 @@ START_TEST(pec_calc_errors)
 }
 END_TEST
 
+static xlat_resp walked;
+static void on_walked(void *user, const xlat_resp *r)
+{
+    (void)user;
+    walked = *r;
+}
+
+/* The group information set in a leaf comes back with the walk (as an ATS
+ * response carries it) and with a functional lookup. */
+START_TEST(a_walk_returns_the_group_information)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(ctx, &mem, &pt);
+    ck_assert_int_eq(xlat_pagetable_map(pt, 1, 0xA000, 0xD075, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_coal_info ci = {.bitmap = 0xF0, .inter = 3};
+    uint32_t bits = (uint32_t)(xlat_coal_encode(0, &ci, false) >> 52);
+    ck_assert_int_eq(xlat_pagetable_set_avail_high(pt, 1, 0xA123, bits), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_set_avail_high(pt, 1, 0xB000, bits), XLAT_ERR_NOT_FOUND);
+    ck_assert_int_eq(xlat_pagetable_set_avail_high(NULL, 1, 0xA000, bits), XLAT_ERR_INVAL);
+    xlat_tlb_entry e;
+    ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, 0xA000, &e), XLAT_OK);
+    ck_assert_uint_eq(e.meta.coal_info, bits);
+    ck_assert_uint_eq(e.pfn, 0xD075); /* the frame is untouched */
+    xlat_walker_config wc;
+    xlat_walker_config_init(&wc);
+    wc.pt = pt;
+    xlat_walker *w;
+    ck_assert_int_eq(xlat_walker_create(ctx, &wc, &w), XLAT_OK);
+    xlat_req req = {.id = 1, .vaddr = 0xA040, .pasid = 1};
+    ck_assert_int_eq(xlat_walker_translate(w, &req, on_walked, NULL), XLAT_OK);
+    xlat_advance(ctx, 1000);
+    ck_assert_int_eq(walked.status, XLAT_OK);
+    ck_assert_uint_eq(walked.pfn, 0xD075);
+    xlat_coal_info back;
+    xlat_coal_decode((uint64_t)walked.meta.coal_info << 52, false, &back);
+    ck_assert_uint_eq(back.bitmap, 0xF0);
+    ck_assert_uint_eq(back.inter, 3);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
 Suite *barre_suite(void)
 {
     Suite *s = suite_create("barre");
@@ -196,6 +239,7 @@ Suite *barre_suite(void)
     tcase_add_test(tc, expanded_x1_one_walk_covers_eight_pages);
     tcase_add_test(tc, expanded_x2_mixed_merged_and_default_groups);
     tcase_add_test(tc, pec_calc_errors);
+    tcase_add_test(tc, a_walk_returns_the_group_information);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -237,12 +237,29 @@ XLAT_API int xlat_pagetable_protect(xlat_pagetable *pt, uint32_t pasid, uint64_t
                                     uint8_t perm);
 
 /**
+ * @brief Set the software-available bits 52..62 of the leaf entry of the
+ *        page that contains `vaddr` (every other bit stays): where Barre
+ *        Chord's group information lives (xlat_coal_encode()). A walk or a
+ *        lookup returns them as xlat_meta::coal_info.
+ * @param pt the page tables.
+ * @param pasid the address space.
+ * @param vaddr any address inside the page.
+ * @param value the new bits (only its low 11 bits are used).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_NOT_FOUND nothing is mapped there
+ * @retval XLAT_ERR_INVAL NULL `pt`
+ */
+XLAT_API int xlat_pagetable_set_avail_high(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr,
+                                           uint32_t value);
+
+/**
  * @brief Functional translation of `vaddr` (no timing, no statistics).
  * @param pt the page tables.
  * @param pasid the address space.
  * @param vaddr any address inside the page (bytes).
  * @param out receives the translation as a TLB entry (may be NULL); `vpn`
- *        and `pfn` are in units of the page size, `meta` is zeroed.
+ *        and `pfn` are in units of the page size, `meta` is zeroed but for
+ *        `coal_info`, the leaf's bits 52..62.
  * @retval XLAT_OK
  * @retval XLAT_ERR_FAULT not mapped
  * @retval XLAT_ERR_INVAL NULL `pt`

@@ -63,9 +63,11 @@ typedef struct xlat_meta {
      *  Multi-GPUs via Sharing and Spilling aware TLB Design" §4.2). 0 on a
      *  translation that leaves the IOMMU. */
     uint16_t home_gpu;
-    /** Barre Chord: the 10-bit coalescing group information (`coal_bitmap`,
+    /** Barre Chord: the coalescing group information (`coal_bitmap`,
      *  `inter`, `intra`, `#merged`) an ATS response carries and the L2 TLB entry
-     *  stores with the PFN ("Barre Chord" §V-A); the upper 6 bits are 0. */
+     *  stores with the PFN ("Barre Chord" §V-A): the leaf PTE's bits 52..62 as
+     *  a walk finds them (xlat_coal_decode() of them shifted back to bit 52;
+     *  10 bits in F-Barre's layout, 11 in Barre's); the upper 5 bits are 0. */
     uint16_t coal_info;
     /** least-TLB: spills the translation may still take, the counter N
      *  (N = 1: the spill bit); set to the configured N when it leaves the

@@ -440,3 +440,18 @@ int xlat_pagetable_protect(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr, u
     *e = keep | (leaf_entry(0, 1, 0, perm) & (XLAT_PTE_WRITABLE | XLAT_PTE_USER | XLAT_PTE_NX));
     return XLAT_OK;
 }
+
+int xlat_pagetable_set_avail_high(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr,
+                                  uint32_t value)
+{
+    struct pt_pos pos;
+    if (!pt)
+        return XLAT_ERR_INVAL;
+    if (xlat__pt_find_leaf(pt, pasid, vaddr, &pos) != XLAT_OK)
+        return xlat__fail(pt->ctx, XLAT_ERR_NOT_FOUND,
+                          "xlat_pagetable_set_avail_high: nothing mapped at 0x%llx in PASID %u",
+                          (unsigned long long)vaddr, pasid);
+    uint64_t *e = &pos.node->entry[pos.index];
+    *e = xlat_pte_set_avail_high(*e, value);
+    return XLAT_OK;
+}

@@ -64,6 +64,7 @@ int xlat_pagetable_lookup(const xlat_pagetable *pt, uint32_t pasid, uint64_t vad
         out->pfn = (e & XLAT_PTE_PFN_MASK) >> shift;
         out->page_shift = (uint8_t)shift;
         out->perm = xlat_pte_perm(e);
+        out->meta.coal_info = (uint16_t)xlat_pte_avail_high(e);
     }
     return XLAT_OK;
 }

@@ -33,7 +33,8 @@ static void make_resp(const struct xlat_walker *p, const struct walk_req *r, uin
     uint32_t shift = xlat_pagetable_level_shift(p->pt, level);
     xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = (uint8_t)shift,
                         .vpn = r->req.vaddr >> shift, .pfn = xlat_pte_pfn(pte) >> (shift - 12),
-                        .perm = xlat_pte_perm(pte)};
+                        .perm = xlat_pte_perm(pte),
+                        .meta = {.coal_info = (uint16_t)xlat_pte_avail_high(pte)}};
     xlat__resp_translate(out, &e, r->req.vaddr, r->req.access);
 }
 
