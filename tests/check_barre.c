@@ -226,6 +226,131 @@ START_TEST(a_walk_returns_the_group_information)
 }
 END_TEST
 
+/* An object of `pages` pages from `start` (interleaving 1, 4 chiplets). */
+static xlat_pec_entry object(uint32_t pasid, uint64_t start, uint64_t pages)
+{
+    xlat_pec_entry e = {.pasid = pasid, .start_vpn = start, .end_vpn = start + pages - 1,
+                        .interlv_gran = 1, .gpu_map = {0, 1, 2, 3}, .positions = 4};
+    return e;
+}
+
+/* Example 3's entry, found by any page of data 1 and by no other. */
+START_TEST(pec_buffer_example3)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    xlat_pec_buffer_config c;
+    xlat_pec_buffer_config_init(&c);
+    ck_assert_uint_eq(c.entries, 5);
+    xlat_pec_buffer *pec;
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &c, &pec), XLAT_OK);
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &data1), XLAT_OK);
+    xlat_pec_entry got;
+    for (uint64_t v = 0x1; v <= 0xC; v++) {
+        ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 1, v, &got), XLAT_OK);
+        ck_assert_uint_eq(got.interlv_gran, 3);
+        ck_assert_uint_eq(got.gpu_map[3], 3);
+    }
+    ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 1, 0xD, &got), XLAT_ERR_NOT_FOUND);
+    ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 2, 0x4, &got), XLAT_ERR_NOT_FOUND);
+    xlat_pec_buffer_stats st;
+    xlat_pec_buffer_stats_get(pec, &st, sizeof(st));
+    ck_assert_uint_eq(st.lookups, 14);
+    ck_assert_uint_eq(st.hits, 12);
+    ck_assert_uint_eq(st.inserts, 1);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
+/* Full: a larger object replaces the smallest smaller one; one no larger
+ * than any held is refused; an object held is updated in place. */
+START_TEST(pec_buffer_replacement)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    xlat_pec_buffer_config c;
+    xlat_pec_buffer_config_init(&c);
+    c.entries = 3;
+    xlat_pec_buffer *pec;
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &c, &pec), XLAT_OK);
+    xlat_pec_entry a = object(1, 0x100, 64), b = object(1, 0x200, 16), d = object(1, 0x300, 32);
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &a), XLAT_OK);
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &b), XLAT_OK);
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &d), XLAT_OK);
+    ck_assert_uint_eq(xlat_pec_buffer_count(pec), 3);
+    xlat_pec_entry small = object(1, 0x400, 8);
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &small), XLAT_ERR_FULL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(ctx), "at least as large"));
+    xlat_pec_entry equal = object(1, 0x500, 16); /* as large as b: not smaller, refused */
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &equal), XLAT_ERR_FULL);
+    xlat_pec_entry big = object(2, 0x100, 128); /* replaces b, the smallest */
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &big), XLAT_OK);
+    ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 1, 0x200, NULL), XLAT_ERR_NOT_FOUND);
+    ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 2, 0x17F, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 1, 0x13F, NULL), XLAT_OK);
+    a.interlv_gran = 4; /* the same object again: updated in place */
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &a), XLAT_OK);
+    xlat_pec_entry got;
+    ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 1, 0x100, &got), XLAT_OK);
+    ck_assert_uint_eq(got.interlv_gran, 4);
+    ck_assert_uint_eq(xlat_pec_buffer_count(pec), 3);
+    xlat_pec_buffer_stats st;
+    xlat_pec_buffer_stats_get(pec, &st, sizeof(st));
+    ck_assert_uint_eq(st.inserts, 5);
+    ck_assert_uint_eq(st.evictions, 1);
+    ck_assert_uint_eq(st.refusals, 2);
+    ck_assert_int_eq(xlat_pec_buffer_remove(pec, 1, 0x310), 1);
+    ck_assert_int_eq(xlat_pec_buffer_remove(pec, 1, 0x310), 0);
+    ck_assert_int_eq(xlat_pec_buffer_clear(pec), 2);
+    ck_assert_uint_eq(xlat_pec_buffer_count(pec), 0);
+    xlat_pec_buffer_stats_get(pec, &st, sizeof(st));
+    ck_assert_uint_eq(st.removals, 3);
+    ck_assert_int_eq(xlat_pec_buffer_destroy(pec), XLAT_OK);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
+START_TEST(pec_buffer_errors)
+{
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    xlat_ctx *ctx = test_ctx(1, &ca);
+    xlat_pec_buffer_config c;
+    xlat_pec_buffer_config_init(&c);
+    xlat_pec_buffer *pec = NULL;
+    ck_assert_int_eq(xlat_pec_buffer_create(NULL, &c, &pec), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, NULL, &pec), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &c, NULL), XLAT_ERR_INVAL);
+    c.entries = 0;
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &c, &pec), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(ctx), "entries 0"));
+    c.entries = 1025;
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &c, &pec), XLAT_ERR_INVAL);
+    c.entries = 5;
+    ca.fail_after = 1;
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &c, &pec), XLAT_ERR_NOMEM);
+    ca.fail_after = -1;
+    ck_assert_ptr_null(pec);
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &c, &pec), XLAT_OK);
+    xlat_pec_entry bad = data1;
+    bad.end_vpn = 0;
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &bad), XLAT_ERR_INVAL);
+    bad = data1;
+    bad.positions = 0;
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &bad), XLAT_ERR_INVAL);
+    bad = data1;
+    bad.interlv_gran = 0;
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, &bad), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pec_buffer_insert(NULL, &data1), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pec_buffer_insert(pec, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pec_buffer_lookup(NULL, 1, 1, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pec_buffer_remove(NULL, 1, 1), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pec_buffer_clear(NULL), XLAT_ERR_INVAL);
+    ck_assert_uint_eq(xlat_pec_buffer_count(NULL), 0);
+    ck_assert_int_eq(xlat_pec_buffer_destroy(NULL), XLAT_OK);
+    xlat_ctx_destroy(ctx);
+    ck_assert_uint_eq(ca.live_bytes, 0);
+}
+END_TEST
+
 Suite *barre_suite(void)
 {
     Suite *s = suite_create("barre");
@@ -240,6 +365,11 @@ Suite *barre_suite(void)
     tcase_add_test(tc, expanded_x2_mixed_merged_and_default_groups);
     tcase_add_test(tc, pec_calc_errors);
     tcase_add_test(tc, a_walk_returns_the_group_information);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pec_buffer");
+    tcase_add_test(tc, pec_buffer_example3);
+    tcase_add_test(tc, pec_buffer_replacement);
+    tcase_add_test(tc, pec_buffer_errors);
     suite_add_tcase(s, tc);
     return s;
 }

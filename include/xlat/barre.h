@@ -126,6 +126,126 @@ XLAT_API int xlat_pec_calc(const xlat_pec_entry *d, const uint64_t *base_pfn, ui
                            uint64_t pfn, const xlat_coal_info *ci, uint64_t q,
                            uint64_t *pfn_out);
 
+/**
+ * @brief The PEC buffer: one ::xlat_pec_entry per data object, found by
+ *        (pasid, vpn) (§IV-E; the IOMMU's shared one in Barre, one per
+ *        chiplet in F-Barre).
+ *
+ * Five entries by default (the paper's benchmarks use at most five large
+ * data objects). A new object goes to a free entry; when none is free it
+ * replaces the entry of the smallest object (end - start) that is smaller
+ * than it, and is refused when every entry holds a larger or equal one
+ * (the paper: "a new data overwrites an entry having smaller data's
+ * information"; which smaller entry, and what happens when none is, it
+ * leaves open: doc/barre.md). An object already held (same pasid and
+ * start) is updated in place.
+ */
+typedef struct xlat_pec_buffer xlat_pec_buffer;
+
+/** @brief Configuration of a PEC buffer; fill with xlat_pec_buffer_config_init(). */
+typedef struct xlat_pec_buffer_config {
+    uint32_t    struct_size; /**< sizeof(xlat_pec_buffer_config), set by init. */
+    const char *name;        /**< for statistics (copied; NULL: "pec") */
+    uint32_t    entries;     /**< data objects held, 1..1024 (default 5) */
+} xlat_pec_buffer_config;
+
+/** @brief Smallest `struct_size` xlat_pec_buffer_create() accepts (through `entries`). */
+#define XLAT_PEC_BUFFER_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_pec_buffer_config, entries)
+
+/** @brief Counters of a PEC buffer (xlat_pec_buffer_stats_get(), xlat_stats_foreach()). */
+typedef struct xlat_pec_buffer_stats {
+    uint64_t lookups;   /**< xlat_pec_buffer_lookup() calls */
+    uint64_t hits;      /**< of them, found an entry */
+    uint64_t inserts;   /**< objects inserted or updated */
+    uint64_t evictions; /**< smaller objects replaced by a larger one */
+    uint64_t refusals;  /**< objects refused: full of larger ones */
+    uint64_t removals;  /**< entries removed (xlat_pec_buffer_remove(), clear) */
+} xlat_pec_buffer_stats;
+
+/**
+ * @brief Defaults: 5 entries, named "pec".
+ * @param cfg the configuration to fill; NULL does nothing.
+ */
+XLAT_API void xlat_pec_buffer_config_init(xlat_pec_buffer_config *cfg);
+
+/**
+ * @brief Create a PEC buffer on `ctx`.
+ * @param ctx the context (its allocator).
+ * @param cfg the configuration (copied).
+ * @param out receives the handle; untouched on failure.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL a NULL argument, a `struct_size` below the pinned
+ *         size, or `entries` outside 1..1024
+ * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
+ * @retval XLAT_ERR_NOMEM
+ */
+XLAT_API int xlat_pec_buffer_create(xlat_ctx *ctx, const xlat_pec_buffer_config *cfg,
+                                    xlat_pec_buffer **out);
+
+/**
+ * @brief Destroy a PEC buffer. NULL does nothing.
+ * @param pec the buffer, or NULL.
+ * @return ::XLAT_OK: nothing holds a PEC buffer.
+ */
+XLAT_API int xlat_pec_buffer_destroy(xlat_pec_buffer *pec);
+
+/**
+ * @brief Record data object `e` (copied), by the replacement rule above.
+ * @param pec the buffer.
+ * @param e the object's entry.
+ * @retval XLAT_OK inserted, updated, or placed over a smaller object
+ * @retval XLAT_ERR_FULL every entry holds an object at least as large
+ * @retval XLAT_ERR_INVAL NULL, `end_vpn` below `start_vpn`,
+ *         `interlv_gran` 0, `positions` 0 or above 16
+ */
+XLAT_API int xlat_pec_buffer_insert(xlat_pec_buffer *pec, const xlat_pec_entry *e);
+
+/**
+ * @brief The entry of the data object of (pasid, vpn).
+ * @param pec the buffer.
+ * @param pasid the address space.
+ * @param vpn a page of the object.
+ * @param out receives the entry (may be NULL).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_NOT_FOUND no object holds that page
+ * @retval XLAT_ERR_INVAL NULL `pec`
+ */
+XLAT_API int xlat_pec_buffer_lookup(xlat_pec_buffer *pec, uint32_t pasid, uint64_t vpn,
+                                    xlat_pec_entry *out);
+
+/**
+ * @brief Forget the object of (pasid, vpn) (a migration or a free changed it).
+ * @param pec the buffer.
+ * @param pasid the address space.
+ * @param vpn a page of the object.
+ * @return the number of entries removed (0 or 1), or ::XLAT_ERR_INVAL for NULL.
+ */
+XLAT_API int xlat_pec_buffer_remove(xlat_pec_buffer *pec, uint32_t pasid, uint64_t vpn);
+
+/**
+ * @brief Forget every object (a shootdown).
+ * @param pec the buffer.
+ * @return the number of entries removed, or ::XLAT_ERR_INVAL for NULL.
+ */
+XLAT_API int xlat_pec_buffer_clear(xlat_pec_buffer *pec);
+
+/**
+ * @brief Objects held now.
+ * @param pec the buffer (NULL: 0).
+ * @return the number of valid entries.
+ */
+XLAT_API uint32_t xlat_pec_buffer_count(const xlat_pec_buffer *pec);
+
+/**
+ * @brief Read the counters.
+ * @param pec the buffer (NULL: zeros).
+ * @param out receives at most `out_size` bytes of ::xlat_pec_buffer_stats;
+ *        what a newer caller's struct has beyond it is zeroed.
+ * @param out_size sizeof the caller's struct.
+ */
+XLAT_API void xlat_pec_buffer_stats_get(const xlat_pec_buffer *pec, xlat_pec_buffer_stats *out,
+                                        size_t out_size);
+
 /** @} */
 
 #ifdef __cplusplus
