@@ -192,4 +192,4 @@ static void stats_foreach(const void *f, const struct xlat__stats_sink *sink)
 static void stats_reset(void *f) { xlat_fixed_stats_reset(f); }
 static void destroy(void *f) { xlat_fixed_destroy(f); }
 
-static const struct xlat__reg_ops reg_ops = {"fixed", stats_foreach, stats_reset, destroy};
+static const struct xlat__reg_ops reg_ops = {"fixed", stats_foreach, stats_reset, destroy, NULL};

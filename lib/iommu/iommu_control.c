@@ -135,4 +135,4 @@ static void stats_foreach(const void *m, const struct xlat__stats_sink *sink)
 static void stats_reset(void *m) { xlat_iommu_stats_reset(m); }
 static void destroy(void *m) { xlat_iommu_destroy(m); }
 
-const struct xlat__reg_ops xlat__iommu_reg_ops = {"iommu", stats_foreach, stats_reset, destroy};
+const struct xlat__reg_ops xlat__iommu_reg_ops = {"iommu", stats_foreach, stats_reset, destroy, NULL};

@@ -229,4 +229,4 @@ static void stats_foreach(const void *l, const struct xlat__stats_sink *sink)
 static void stats_reset(void *l) { xlat_link_stats_reset(l); }
 static void destroy(void *l) { xlat_link_destroy(l); }
 
-static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy};
+static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy, NULL};

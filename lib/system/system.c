@@ -373,4 +373,4 @@ static void stats_foreach(const void *s, const struct xlat__stats_sink *sink)
 static void stats_reset(void *s) { xlat_system_stats_reset(s); }
 static void destroy(void *s) { xlat_system_destroy(s); }
 
-static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy};
+static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy, NULL};

@@ -89,4 +89,4 @@ static void stats_foreach(const void *t, const struct xlat__stats_sink *sink)
 static void stats_reset(void *t) { xlat_tlb_stats_reset(t); }
 static void destroy(void *t) { xlat_tlb_destroy(t); }
 
-const struct xlat__reg_ops xlat__tlb_reg_ops = {"tlb", stats_foreach, stats_reset, destroy};
+const struct xlat__reg_ops xlat__tlb_reg_ops = {"tlb", stats_foreach, stats_reset, destroy, NULL};
