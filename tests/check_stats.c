@@ -9,13 +9,14 @@
 
 #include "testutil.h"
 
-#define MAX_SEEN 4096
+#define MAX_SEEN 16384
 
 /* What one enumeration saw, in order. */
 typedef struct seen {
     size_t n;
     uint32_t id[MAX_SEEN];
     const char *kind[MAX_SEEN];
+    const char *name[MAX_SEEN];
     const char *counter[MAX_SEEN];
     uint64_t value[MAX_SEEN];
 } seen;
@@ -30,6 +31,7 @@ static void record(void *user, uint32_t unit_id, const char *unit_kind, const ch
     ck_assert_uint_lt(s->n, MAX_SEEN);
     s->id[s->n] = unit_id;
     s->kind[s->n] = unit_kind;
+    s->name[s->n] = unit_name;
     s->counter[s->n] = counter;
     s->value[s->n++] = value;
 }
@@ -42,32 +44,49 @@ static void unit_counters(xlat_ctx *ctx, const void *handle)
     ck_assert_int_eq(xlat_unit_stats_foreach(ctx, id, record, &got), XLAT_OK);
 }
 
+/* The latency histogram's buckets, which every timed kind lists after its
+ * counters ("@latency" in a list below). */
+static const char *const latency_golden[] = {
+    "latency.le_0000000000", "latency.le_0000000001", "latency.le_0000000003",
+    "latency.le_0000000007", "latency.le_0000000015", "latency.le_0000000031",
+    "latency.le_0000000063", "latency.le_0000000127", "latency.le_0000000255",
+    "latency.le_0000000511", "latency.le_0000001023", "latency.le_0000002047",
+    "latency.le_0000004095", "latency.le_0000008191", "latency.le_0000016383",
+    "latency.le_0000032767", "latency.le_0000065535", "latency.le_0000131071",
+    "latency.le_0000262143", "latency.le_0000524287", "latency.le_0001048575",
+    "latency.le_0002097151", "latency.le_0004194303", "latency.le_0008388607",
+    "latency.le_0016777215", "latency.le_0033554431", "latency.le_0067108863",
+    "latency.le_0134217727", "latency.le_0268435455", "latency.le_0536870911",
+    "latency.le_1073741823", "latency.le_inf",
+};
+#define LATENCY_NAMES (sizeof(latency_golden) / sizeof(latency_golden[0]))
+
 /* The golden names, space-separated; "m_0..n" stands for m_0, m_1, ... m_n. */
 static const struct {
     const char *kind;
     const char *names;
 } golden[] = {
     {"tlb", "accesses hits misses mshr_merges refusals inserts updates evictions invalidations"
-            " faults"},
+            " faults @latency"},
     {"cuckoo", ""},
-    {"fixed", "requests refusals faults"},
-    {"link", "requests retries answers in_flight"},
+    {"fixed", "requests refusals faults @latency"},
+    {"link", "requests retries answers in_flight @latency"},
     {"physmem", ""},
     {"pagetable", "address_spaces nodes_0..6 bytes mapped_0..6"},
     {"pwc", "lookups misses hits_0..7 fills evictions"},
     {"walker", "requests refusals walks completed faults reads reads_level_0..6 pwc_lookups"
                " pwc_hits_0..6 coalesced partial_coalesces stolen mem_retries queue_cycles"
-               " service_cycles queue_hist_0..31 service_hist_0..31"},
+               " service_cycles queue_hist_0..31 service_hist_0..31 @latency"},
     {"iommu", "requests refusals tlb_hits tlb2_hits walks walk_answers remote_probes remote_hits"
               " remote_misses late_discarded faults fault_batches victims_in victims_dropped"
               " spills back_invalidations tracker_inserts tracker_full max_spill_chain"
-              " walks_aborted"},
+              " walks_aborted @latency"},
     {"gmmu", "requests refusals completed local remote failed latency_cycles routed_0..2"
              " gmmu_walks wasted_walks iommu_requests parallel discarded_gmmu discarded_iommu"
              " gmmu_retries iommu_retries touched_local touched_remote epochs epochs_held"
              " decisions_0..2 pred_local_epochs pred_local_hits pred_local_total"
-             " pred_remote_epochs pred_remote_hits pred_remote_total"},
-    {"system", "requests refusals probes probe_hits"},
+             " pred_remote_epochs pred_remote_hits pred_remote_total @latency"},
+    {"system", "requests refusals probes probe_hits @latency"},
 };
 
 /* Expands a golden list into `out` (names separated by spaces). */
@@ -79,6 +98,11 @@ static size_t expand(const char *names, char out[][40], size_t max)
     while (sscanf(names, " %23s%n", word, &used) == 1) {
         names += used;
         char *dots = strstr(word, "..");
+        if (strcmp(word, "@latency") == 0) {
+            for (size_t b = 0; b < LATENCY_NAMES && n < max; b++)
+                snprintf(out[n++], sizeof(out[0]), "%s", latency_golden[b]);
+            continue;
+        }
         if (!dots) {
             snprintf(out[n++], sizeof(out[0]), "%s", word);
             continue;
@@ -93,10 +117,10 @@ static size_t expand(const char *names, char out[][40], size_t max)
 
 static size_t golden_count(const char *kind)
 {
-    static char names[128][40];
+    static char names[160][40];
     for (size_t k = 0; k < sizeof(golden) / sizeof(golden[0]); k++)
         if (strcmp(golden[k].kind, kind) == 0)
-            return expand(golden[k].names, names, 128);
+            return expand(golden[k].names, names, 160);
     ck_abort_msg("no golden list for %s", kind);
     return 0;
 }
@@ -104,11 +128,11 @@ static size_t golden_count(const char *kind)
 /* The counters just recorded are the golden list of `kind`, in order. */
 static void assert_golden(const char *kind)
 {
-    static char names[128][40];
+    static char names[160][40];
     size_t n = 0;
     for (size_t k = 0; k < sizeof(golden) / sizeof(golden[0]); k++)
         if (strcmp(golden[k].kind, kind) == 0)
-            n = expand(golden[k].names, names, 128);
+            n = expand(golden[k].names, names, 160);
     ck_assert_uint_eq(got.n, n);
     for (size_t i = 0; i < n; i++) {
         ck_assert_str_eq(got.kind[i], kind);
@@ -202,11 +226,17 @@ START_TEST(names_are_golden)
 END_TEST
 
 /* Counters come in struct order: for a struct of uint64_t only, the i-th
- * counter is its i-th word. */
-static void assert_values(const void *stats, size_t size)
+ * counter is its i-th word. A timed unit's latency buckets follow. */
+static void assert_values(xlat_ctx *ctx, const void *handle, const void *stats, size_t size)
 {
-    ck_assert_uint_eq(got.n, size / sizeof(uint64_t));
-    for (size_t i = 0; i < got.n; i++) {
+    size_t words = size / sizeof(uint64_t);
+    xlat_latency_hist lat;
+    int rc = xlat_unit_latency_get(ctx, xlat_unit_id(ctx, handle), &lat, sizeof(lat));
+    ck_assert(rc == XLAT_OK || rc == XLAT_ERR_UNSUPPORTED);
+    ck_assert_uint_eq(got.n, words + (rc == XLAT_OK ? XLAT_LATENCY_BUCKETS : 0));
+    for (size_t b = 0; rc == XLAT_OK && b < XLAT_LATENCY_BUCKETS; b++)
+        ck_assert_uint_eq(got.value[words + b], lat.bucket[b]);
+    for (size_t i = 0; i < words; i++) {
         uint64_t v;
         memcpy(&v, (const char *)stats + i * sizeof(v), sizeof(v));
         ck_assert_msg(got.value[i] == v, "%s: %llu, not %llu", got.counter[i],
@@ -230,12 +260,12 @@ START_TEST(values_equal_stats_get)
     xlat_tlb_stats_get(e.tlb, &ts, sizeof(ts));
     ck_assert_uint_gt(ts.evictions, 0);
     unit_counters(ctx, e.tlb);
-    assert_values(&ts, sizeof(ts));
+    assert_values(ctx, e.tlb, &ts, sizeof(ts));
     xlat_pagetable_stats ps;
     xlat_pagetable_stats_get(e.pt, &ps, sizeof(ps));
     ck_assert_uint_gt(ps.mapped[1], 0);
     unit_counters(ctx, e.pt);
-    assert_values(&ps, sizeof(ps));
+    assert_values(ctx, e.pt, &ps, sizeof(ps));
     xlat_ctx_destroy(ctx);
 }
 END_TEST
@@ -276,7 +306,8 @@ START_TEST(a_64_gpu_system_in_one_call)
     ck_assert_uint_eq(count_kind("iommu"), golden_count("iommu"));
     ck_assert_uint_eq(count_kind("system"), golden_count("system"));
     ck_assert_uint_eq(count_kind("pagetable"), golden_count("pagetable"));
-    ck_assert_uint_eq(got.n, tlbs * 10 + 64 * 4 + 91 + 20 + 4 + 16);
+    ck_assert_uint_eq(got.n, tlbs * (10 + LATENCY_NAMES) + 64 * (4 + LATENCY_NAMES) + 91 +
+                                 20 + 4 + 3 * LATENCY_NAMES + 16);
     /* Creation order: the host's page table first, the system last. */
     ck_assert_str_eq(got.kind[0], "pagetable");
     ck_assert_str_eq(got.kind[got.n - 1], "system");

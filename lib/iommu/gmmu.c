@@ -210,6 +210,7 @@ static void count_answer(xlat_gmmu *g, int side, int local, const xlat_resp *out
     if (out->status != XLAT_OK && out->status != XLAT_ERR_PERM)
         st->failed++;
     st->latency_cycles += out->completed - out->issued;
+    xlat__unit_answered(&g->u, out->issued);
     if (local < 0)
         return;
     if (local)
@@ -587,6 +588,8 @@ void xlat_gmmu_stats_get(const xlat_gmmu *g, xlat_gmmu_stats *out, size_t out_si
 
 void xlat_gmmu_stats_reset(xlat_gmmu *g)
 {
-    if (g)
-        memset(&g->stats, 0, sizeof(g->stats));
+    if (!g)
+        return;
+    memset(&g->stats, 0, sizeof(g->stats));
+    xlat__unit_latency_reset(&g->u);
 }

@@ -13,6 +13,7 @@ void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
     p->st.service_cycles += service;
     p->st.queue_hist[xlat__latency_bucket(queued)]++;
     p->st.service_hist[xlat__latency_bucket(service)]++;
+    xlat__unit_answered(&p->unit, r->arrival);
     t->completed++;
     t->queue_cycles += queued;
     t->service_cycles += service;
@@ -140,6 +141,7 @@ void xlat_walker_stats_reset(xlat_walker *p)
     if (!p)
         return;
     memset(&p->st, 0, sizeof(p->st));
+    xlat__unit_latency_reset(&p->unit);
     for (uint32_t t = 0; t < WALK_MAX_TENANTS; t++) {
         uint64_t in_service = p->tenant[t].st.in_service;
         memset(&p->tenant[t].st, 0, sizeof(p->tenant[t].st));
@@ -202,5 +204,10 @@ static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *p) { xlat_walker_stats_reset(p); }
 static void destroy(void *p) { xlat_walker_destroy(p); }
+static void latency(const void *p, xlat_latency_hist *out)
+{
+    *out = ((const xlat_walker *)p)->unit.latency;
+}
 
-const struct xlat__reg_ops xlat__walker_reg_ops = {"walker", stats_foreach, stats_reset, destroy, NULL};
+const struct xlat__reg_ops xlat__walker_reg_ops = {"walker", stats_foreach, stats_reset, destroy,
+                                                   latency};
