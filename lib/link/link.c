@@ -133,6 +133,7 @@ static void send_blocked(struct xlat_link *l)
             l->blocked_tail = NULL;
         if (rc != XLAT_OK) { /* refused for good: answer it, never lose it */
             xlat__resp_init(&r->resp, &r->req, rc, l->unit.id);
+            r->resp.issued = r->accepted; /* the link is the unit that answers */
             xlat__delay_push(&l->back, &r->wait);
         }
     }
