@@ -1,8 +1,9 @@
 /*
  * The unit registry and uniform statistics: every kind's counter names
  * against a golden list (a rename fails here), values against stats_get,
- * a whole 64-GPU system in one call, resets, unknown ids, stable ids, and
- * xlat_ctx_destroy tearing down whatever the host left alive.
+ * a whole 64-GPU system in one call (its latency histograms too), resets,
+ * unknown ids, stable ids, and xlat_ctx_destroy tearing down whatever the
+ * host left alive.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +271,15 @@ START_TEST(values_equal_stats_get)
 }
 END_TEST
 
+static size_t answered;
+
+static void record_answer(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_int_eq(r->status, XLAT_OK);
+    answered++;
+}
+
 static size_t count_kind(const char *kind)
 {
     size_t n = 0;
@@ -311,6 +321,74 @@ START_TEST(a_64_gpu_system_in_one_call)
     /* Creation order: the host's page table first, the system last. */
     ck_assert_str_eq(got.kind[0], "pagetable");
     ck_assert_str_eq(got.kind[got.n - 1], "system");
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
+/* got[i] is a latency bucket, not a counter of the stats struct. */
+static bool is_latency(size_t i) { return strncmp(got.counter[i], "latency.", 8) == 0; }
+
+/* Every timed unit's buckets, as listed, against xlat_unit_latency_get();
+ * returns the answers they count in units named `suffix` (".cu0.l1"). */
+static uint64_t check_listed_buckets(xlat_ctx *ctx, const char *suffix)
+{
+    uint64_t answers = 0;
+    for (size_t i = 0; i < got.n; i++) {
+        if (!is_latency(i) || strcmp(got.counter[i], latency_golden[0]) != 0)
+            continue;
+        xlat_latency_hist lat;
+        ck_assert_int_eq(xlat_unit_latency_get(ctx, got.id[i], &lat, sizeof(lat)), XLAT_OK);
+        for (size_t b = 0; b < LATENCY_NAMES; b++) { /* consecutive, in sorted order */
+            ck_assert_uint_eq(got.id[i + b], got.id[i]);
+            ck_assert_str_eq(got.counter[i + b], latency_golden[b]);
+            ck_assert(b == 0 || strcmp(got.counter[i + b - 1], got.counter[i + b]) < 0);
+            ck_assert_uint_eq(got.value[i + b], lat.bucket[b]);
+            size_t len = strlen(got.name[i]), tail = strlen(suffix);
+            if (len >= tail && strcmp(got.name[i] + len - tail, suffix) == 0)
+                answers += lat.bucket[b];
+        }
+    }
+    return answers;
+}
+
+/* One translation per GPU through a 64-GPU system with a probing ring:
+ * every timed unit's histogram comes through the one call, and each CU 0
+ * L1 TLB counts the answer it gave. */
+START_TEST(a_64_gpu_system_histograms)
+{
+    xlat_ctx *ctx = test_ctx(9, NULL);
+    answered = 0;
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(ctx, &mem, &pt);
+    for (uint64_t g = 0; g < 64; g++)
+        ck_assert_int_eq(xlat_pagetable_map(pt, 1, g << 12, 0x900 + g, 12, XLAT_PERM_R), XLAT_OK);
+    xlat_iommu_config ic;
+    xlat_walker_config wc;
+    iommu_templates(&ic, &wc, pt);
+    xlat_system_config sc;
+    xlat_system_config_init(&sc);
+    sc.gpus = 64;
+    sc.cus = 2;
+    sc.iommu = &ic;
+    sc.probe_ring = true;
+    xlat_system *sys;
+    ck_assert_int_eq(xlat_system_create(ctx, &sc, &sys), XLAT_OK);
+    for (uint16_t g = 0; g < 64; g++) {
+        xlat_req req = {.id = g, .vaddr = (uint64_t)g << 12, .pasid = 1, .gpu = g};
+        ck_assert_int_eq(xlat_system_translate(sys, &req, record_answer, NULL), XLAT_OK);
+    }
+    xlat_advance(ctx, 100000);
+    ck_assert_uint_eq(answered, 64);
+    got.n = 0;
+    ck_assert_int_eq(xlat_stats_foreach(ctx, record, &got), XLAT_OK);
+    ck_assert_uint_eq(check_listed_buckets(ctx, ".cu0.l1"), 64);
+    ck_assert_uint_eq(check_listed_buckets(ctx, ".cu1.l1"), 0);
+    size_t timed_units = 64 * 3 + 1 + 64 + 1 + 1 + 1; /* TLBs, links, walker, IOMMU, system */
+    size_t listed = 0;
+    for (size_t i = 0; i < got.n; i++)
+        listed += is_latency(i);
+    ck_assert_uint_eq(listed, timed_units * LATENCY_NAMES);
     xlat_ctx_destroy(ctx);
 }
 END_TEST
@@ -461,6 +539,7 @@ Suite *stats_suite(void)
     tcase_add_test(tc, names_are_golden);
     tcase_add_test(tc, values_equal_stats_get);
     tcase_add_test(tc, a_64_gpu_system_in_one_call);
+    tcase_add_test(tc, a_64_gpu_system_histograms);
     tcase_add_test(tc, reset_by_id_and_all);
     tcase_add_test(tc, unknown_ids);
     tcase_add_test(tc, ids_unique_and_stable);
