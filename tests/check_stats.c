@@ -288,12 +288,9 @@ static size_t count_kind(const char *kind)
     return n;
 }
 
-START_TEST(a_64_gpu_system_in_one_call)
+/* 64 GPUs of 2 CUs over `pt`, with or without the probing ring. */
+static xlat_system *system_64(xlat_ctx *ctx, xlat_pagetable *pt, bool probe_ring)
 {
-    xlat_ctx *ctx = test_ctx(3, NULL);
-    xlat_physmem *mem;
-    xlat_pagetable *pt;
-    test_table(ctx, &mem, &pt);
     xlat_iommu_config ic;
     xlat_walker_config wc;
     iommu_templates(&ic, &wc, pt);
@@ -302,8 +299,19 @@ START_TEST(a_64_gpu_system_in_one_call)
     sc.gpus = 64;
     sc.cus = 2;
     sc.iommu = &ic;
+    sc.probe_ring = probe_ring;
     xlat_system *sys;
     ck_assert_int_eq(xlat_system_create(ctx, &sc, &sys), XLAT_OK);
+    return sys;
+}
+
+START_TEST(a_64_gpu_system_in_one_call)
+{
+    xlat_ctx *ctx = test_ctx(3, NULL);
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(ctx, &mem, &pt);
+    (void)system_64(ctx, pt, false);
     got.n = 0;
     ck_assert_int_eq(xlat_stats_foreach(ctx, record, &got), XLAT_OK);
     /* 64 x (2 L1s + an L2) and the IOMMU's TLB; 64 links; the IOMMU and its
@@ -363,17 +371,7 @@ START_TEST(a_64_gpu_system_histograms)
     test_table(ctx, &mem, &pt);
     for (uint64_t g = 0; g < 64; g++)
         ck_assert_int_eq(xlat_pagetable_map(pt, 1, g << 12, 0x900 + g, 12, XLAT_PERM_R), XLAT_OK);
-    xlat_iommu_config ic;
-    xlat_walker_config wc;
-    iommu_templates(&ic, &wc, pt);
-    xlat_system_config sc;
-    xlat_system_config_init(&sc);
-    sc.gpus = 64;
-    sc.cus = 2;
-    sc.iommu = &ic;
-    sc.probe_ring = true;
-    xlat_system *sys;
-    ck_assert_int_eq(xlat_system_create(ctx, &sc, &sys), XLAT_OK);
+    xlat_system *sys = system_64(ctx, pt, true);
     for (uint16_t g = 0; g < 64; g++) {
         xlat_req req = {.id = g, .vaddr = (uint64_t)g << 12, .pasid = 1, .gpu = g};
         ck_assert_int_eq(xlat_system_translate(sys, &req, record_answer, NULL), XLAT_OK);
