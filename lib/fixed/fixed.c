@@ -112,7 +112,7 @@ static void deliver(struct xlat_delay *line, struct xlat_delay_item *item)
     void *user = p->user;
     xlat_resp r = p->resp;
     r.completed = f->unit.ctx->now;
-    xlat__unit_answered(&f->unit, r.issued);
+    xlat__unit_answered(&f->unit, r.completed - r.issued);
     xlat__unit_req_put(&f->unit, p);
     xlat__unit_wake(&f->unit);
     done(user, &r);

@@ -209,8 +209,9 @@ static void count_answer(xlat_gmmu *g, int side, int local, const xlat_resp *out
         st->remote++;
     if (out->status != XLAT_OK && out->status != XLAT_ERR_PERM)
         st->failed++;
-    st->latency_cycles += out->completed - out->issued;
-    xlat__unit_answered(&g->u, out->issued);
+    uint64_t cycles = out->completed - out->issued;
+    st->latency_cycles += cycles;
+    xlat__unit_answered(&g->u, cycles);
     if (local < 0)
         return;
     if (local)

@@ -111,7 +111,7 @@ static void came_back(struct xlat_delay *line, struct xlat_delay_item *item)
     resp.completed = l->unit.ctx->now;
     l->st.answers++;
     l->st.in_flight--;
-    xlat__unit_answered(&l->unit, r->accepted);
+    xlat__unit_answered(&l->unit, resp.completed - r->accepted);
     xlat__unit_req_put(&l->unit, r);
     done(user, &resp);
 }

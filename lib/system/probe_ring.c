@@ -38,7 +38,7 @@ static void forward(void *arg)
     xlat__unit_req_put(&stop->unit, r);
     xlat__unit_wake(&stop->unit); /* a record is free for the L2 above */
     if (rc != XLAT_OK) { /* refused for good: answer it, never lose it */
-        xlat__unit_answered(&stop->unit, fail.issued);
+        xlat__unit_answered(&stop->unit, fail.completed - fail.issued);
         done(user, &fail);
     }
 }
@@ -98,7 +98,7 @@ static void probed(struct xlat_delay *line, struct xlat_delay_item *item)
     xlat__resp_translate(&resp, &e, r->req.vaddr, r->req.access);
     xlat_done_fn done = r->done;
     void *user = r->user;
-    xlat__unit_answered(&stop->unit, r->arrival);
+    xlat__unit_answered(&stop->unit, resp.completed - resp.issued);
     xlat__unit_req_put(&stop->unit, r);
     xlat__unit_wake(&stop->unit); /* a record is free for the L2 above */
     done(user, &resp);

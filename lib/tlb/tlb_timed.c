@@ -266,7 +266,7 @@ static void send_answer(xlat_tlb *t, xlat_done_fn done, void *user, xlat_resp *r
     r->completed = t->ctx->now;
     if (r->status != XLAT_OK)
         t->stats.faults++;
-    xlat__unit_answered(&t->timed->unit, r->issued); /* r->issued: when this TLB took it */
+    xlat__unit_answered(&t->timed->unit, r->completed - r->issued); /* issued: this TLB's */
     done(user, r);
 }
 

@@ -13,7 +13,7 @@ void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
     p->st.service_cycles += service;
     p->st.queue_hist[xlat__latency_bucket(queued)]++;
     p->st.service_hist[xlat__latency_bucket(service)]++;
-    xlat__unit_answered(&p->unit, r->arrival);
+    xlat__unit_answered(&p->unit, queued + service); /* from arrival to now */
     t->completed++;
     t->queue_cycles += queued;
     t->service_cycles += service;
