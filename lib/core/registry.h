@@ -95,9 +95,9 @@ struct xlat__counter {
 /* The latency bucket of `cycles` (xlat_latency_hist): 0 for 0, else the
  * bit length of `cycles`, the last bucket holding everything beyond.
  * Without a branch: `cycles | 1` has the bit length of `cycles` from 1 up,
- * and 0 takes one off it. With `cycles ? ... : 0` gcc -O2 branched around
- * the bsr, and the reference bench's stlb row, which counts two answers a
- * translation, ran 18% slower. */
+ * and 0 takes one off it. gcc -O2 branches around the bsr of `cycles ?
+ * ... : 0`, which in one build made the reference bench's stlb row (two
+ * answers a translation) 18% slower; this form measured no slower in any. */
 static inline uint32_t xlat__latency_bucket(uint64_t cycles)
 {
     uint32_t b = 64u - (uint32_t)__builtin_clzll(cycles | 1) - (uint32_t)(cycles == 0);
