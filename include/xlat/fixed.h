@@ -170,7 +170,7 @@ XLAT_API size_t xlat_fixed_outstanding(const xlat_fixed *fixed);
 XLAT_API void xlat_fixed_stats_get(const xlat_fixed *fixed, xlat_fixed_stats *out, size_t out_size);
 
 /**
- * @brief Zero the counters.
+ * @brief Zero the counters and the latency histogram (xlat_unit_latency_get()).
  * @param fixed the responder; NULL does nothing.
  */
 XLAT_API void xlat_fixed_stats_reset(xlat_fixed *fixed);

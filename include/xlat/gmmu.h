@@ -399,7 +399,8 @@ XLAT_API size_t xlat_gmmu_outstanding(const xlat_gmmu *gmmu);
 XLAT_API void xlat_gmmu_stats_get(const xlat_gmmu *gmmu, xlat_gmmu_stats *out, size_t out_size);
 
 /**
- * @brief Zero the counters (the predictor's counters and route stay).
+ * @brief Zero the counters and the latency histogram (xlat_unit_latency_get());
+ *        the predictor's counters and route stay.
  * @param gmmu the GMMU (NULL does nothing).
  */
 XLAT_API void xlat_gmmu_stats_reset(xlat_gmmu *gmmu);

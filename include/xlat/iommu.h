@@ -462,8 +462,9 @@ XLAT_API uint64_t xlat_iommu_eviction_counter(const xlat_iommu *iommu, uint32_t 
 XLAT_API void xlat_iommu_stats_get(const xlat_iommu *iommu, xlat_iommu_stats *out, size_t out_size);
 
 /**
- * @brief Zero the counters (those of the IOMMU's own TLBs and walkers are
- *        theirs: reset them by their ids, or all with xlat_stats_reset()).
+ * @brief Zero the counters and the latency histogram (xlat_unit_latency_get());
+ *        those of the IOMMU's own TLBs and walkers are theirs: reset them by
+ *        their ids, or all with xlat_stats_reset().
  * @param iommu the IOMMU; NULL does nothing.
  */
 XLAT_API void xlat_iommu_stats_reset(xlat_iommu *iommu);

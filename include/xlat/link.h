@@ -167,8 +167,8 @@ XLAT_API int xlat_link_get_target(xlat_link *link, xlat_target *out);
 XLAT_API void xlat_link_stats_get(const xlat_link *link, xlat_link_stats *out, size_t out_size);
 
 /**
- * @brief Zero the counters; `in_flight`, which counts requests still owed
- *        an answer, is kept.
+ * @brief Zero the counters and the latency histogram (xlat_unit_latency_get());
+ *        `in_flight`, which counts requests still owed an answer, is kept.
  * @param link the link; NULL does nothing.
  */
 XLAT_API void xlat_link_stats_reset(xlat_link *link);

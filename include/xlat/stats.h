@@ -46,10 +46,40 @@ extern "C" {
  * `double` accuracy sums) are left out. The names are stable: a counter
  * is never renamed, new ones are appended. doc/statistics.md lists them.
  *
+ * **Latency.** Every timed unit (kinds `tlb`, `fixed`, `link`, `walker`,
+ * `iommu`, `gmmu`, `system`) keeps a histogram of the latency of the
+ * requests it answered, from the cycle it accepted each to the cycle it
+ * answered it, in power-of-two buckets (::xlat_latency_hist). Its buckets
+ * follow the unit's counters, always all #XLAT_LATENCY_BUCKETS of them,
+ * named by their inclusive upper bound padded to ten digits, so that the
+ * names sort in bucket order: `latency.le_0000000000`,
+ * `latency.le_0000000001`, `latency.le_0000000003`, ...,
+ * `latency.le_1073741823`, `latency.le_inf`. xlat_unit_latency_get()
+ * reads them as an array.
+ *
  * These calls walk the registry: O(units), meant for reports, not for a
  * per-cycle path.
  * @{
  */
+
+/**
+ * @brief Buckets of a unit's latency histogram. Pinned, as the counter
+ *        names that list them are.
+ */
+#define XLAT_LATENCY_BUCKETS 32
+
+/**
+ * @brief The latency histogram of one timed unit: how many of the requests
+ *        it answered took how long, in cycles of its context, from the cycle
+ *        the unit accepted the request to the cycle it answered it.
+ *
+ * Bucket 0 counts latency 0; bucket `b` (1 to 30) counts latencies in
+ * [2^(b-1), 2^b - 1]; bucket 31 counts 2^30 cycles or more. The sum of the
+ * buckets is the number of answers since the last reset.
+ */
+typedef struct xlat_latency_hist {
+    uint64_t bucket[XLAT_LATENCY_BUCKETS]; /**< answers per latency bucket */
+} xlat_latency_hist;
 
 /**
  * @brief Receives one counter of one unit.
@@ -95,7 +125,8 @@ XLAT_API int xlat_unit_stats_foreach(xlat_ctx *ctx, uint32_t unit_id, xlat_stats
 /**
  * @brief Zero the counters of one unit, or of every unit.
  *
- * The same as the unit's own `stats_reset` (xlat_tlb_stats_reset(), ...).
+ * The same as the unit's own `stats_reset` (xlat_tlb_stats_reset(), ...),
+ * which zeroes its latency histogram too.
  * Figures that describe a unit's state rather than count events are kept:
  * a page table's node and mapping counts, a link's `in_flight`.
  * @param ctx the context.
@@ -105,6 +136,25 @@ XLAT_API int xlat_unit_stats_foreach(xlat_ctx *ctx, uint32_t unit_id, xlat_stats
  * @retval XLAT_ERR_NOT_FOUND no live unit of `ctx` has this id.
  */
 XLAT_API int xlat_stats_reset(xlat_ctx *ctx, uint32_t unit_id);
+
+/**
+ * @brief Read one unit's latency histogram.
+ *
+ * The same figures xlat_unit_stats_foreach() lists as `latency.le_*`, as an
+ * array. Writes at most `out_size` bytes: a shorter (older) struct receives
+ * its first buckets, a longer (newer) one zeros past this library's.
+ * @param ctx the context.
+ * @param unit_id the unit's id.
+ * @param out receives the histogram (caller-owned).
+ * @param out_size `sizeof *out` as the caller was built with.
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL `ctx` or `out` is NULL.
+ * @retval XLAT_ERR_NOT_FOUND no live unit of `ctx` has this id.
+ * @retval XLAT_ERR_UNSUPPORTED the unit answers no requests (a cuckoo
+ *         filter, physical memory, a page table, a PWC): it has no histogram.
+ */
+XLAT_API int xlat_unit_latency_get(xlat_ctx *ctx, uint32_t unit_id, xlat_latency_hist *out,
+                                   size_t out_size);
 
 /**
  * @brief The id of a unit, from its handle.

@@ -263,8 +263,10 @@ XLAT_API void xlat_system_stats_get(const xlat_system *sys, xlat_system_stats *o
                                     size_t out_size);
 
 /**
- * @brief Zero the system's own counters (its TLBs, links, GMMUs and IOMMU
- *        keep theirs: reset every unit at once with xlat_stats_reset()).
+ * @brief Zero the system's own counters and latency histogram (its
+ *        probing-ring stops'; see xlat_unit_latency_get()). Its TLBs, links,
+ *        GMMUs and IOMMU keep theirs: reset every unit at once with
+ *        xlat_stats_reset().
  * @param sys the system; NULL does nothing.
  */
 XLAT_API void xlat_system_stats_reset(xlat_system *sys);

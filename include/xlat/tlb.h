@@ -450,7 +450,7 @@ XLAT_API uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *tlb);
 XLAT_API void xlat_tlb_stats_get(const xlat_tlb *tlb, xlat_tlb_stats *out, size_t out_size);
 
 /**
- * @brief Zero the counters.
+ * @brief Zero the counters and the latency histogram (xlat_unit_latency_get()).
  * @param tlb the TLB; NULL does nothing.
  */
 XLAT_API void xlat_tlb_stats_reset(xlat_tlb *tlb);

@@ -487,7 +487,8 @@ XLAT_API int xlat_walker_tenant_stats_get(const xlat_walker *pool, uint32_t tena
                                           xlat_walker_tenant_stats *out, size_t out_size);
 
 /**
- * @brief Zero the counters (pool and tenants; current queue/service gauges stay).
+ * @brief Zero the counters (pool and tenants; current queue/service gauges
+ *        stay) and the latency histogram (xlat_unit_latency_get()).
  * @param pool the pool; NULL does nothing.
  */
 XLAT_API void xlat_walker_stats_reset(xlat_walker *pool);

@@ -27,6 +27,7 @@ struct xlat__unit {
     size_t events;      /* events reserved on the context */
     struct xlat_pool reqs;   /* in-flight records; fixed when the unit bounds them */
     struct xlat_waitq waitq; /* senders refused for want of room */
+    xlat_latency_hist latency; /* of its answers; after the fields every call reads */
 };
 
 /* What a unit asks for at create: its record size and how many records it
@@ -90,6 +91,22 @@ static inline void *xlat__unit_req_get(struct xlat__unit *u) { return xlat__pool
 /* The same, not zeroed: for a unit that sets every field it reads. */
 static inline void *xlat__unit_req_take(struct xlat__unit *u) { return xlat__pool_take(&u->reqs); }
 static inline void xlat__unit_req_put(struct xlat__unit *u, void *r) { xlat__pool_put(&u->reqs, r); }
+
+/* Counts an answer of this unit `cycles` after it accepted the request:
+ * call it at every place the unit answers, so that its histogram counts
+ * each answer once. The caller has the cycles at hand (the answer's
+ * completed - issued): loading the clock again here cost a few percent of
+ * the bench's hit rows. */
+static inline void xlat__unit_answered(struct xlat__unit *u, uint64_t cycles)
+{
+    u->latency.bucket[xlat__latency_bucket(cycles)]++;
+}
+
+/* For a unit's stats_reset: its histogram starts again. */
+static inline void xlat__unit_latency_reset(struct xlat__unit *u)
+{
+    memset(&u->latency, 0, sizeof(u->latency));
+}
 
 /* Refusal for lack of room: "<kind> <name>: <why>", XLAT_ERR_AGAIN. */
 int xlat__unit_busy(struct xlat__unit *u, const char *why);

@@ -120,6 +120,7 @@ static void deliver(struct xlat_delay *line, struct xlat_delay_item *item)
     void *user = p->user;
     xlat_resp r = p->resp;
     r.completed = f->unit.ctx->now;
+    xlat__unit_answered(&f->unit, r.completed - r.issued);
     xlat__unit_req_put(&f->unit, p);
     xlat__unit_wake(&f->unit);
     done(user, &r);
@@ -181,8 +182,10 @@ void xlat_fixed_stats_get(const xlat_fixed *f, xlat_fixed_stats *out, size_t out
 
 void xlat_fixed_stats_reset(xlat_fixed *f)
 {
-    if (f)
-        memset(&f->stats, 0, sizeof(f->stats));
+    if (!f)
+        return;
+    memset(&f->stats, 0, sizeof(f->stats));
+    xlat__unit_latency_reset(&f->unit);
 }
 
 /* Counters by name (doc/statistics.md): one line per member of xlat_fixed_stats. */
@@ -201,5 +204,10 @@ static void stats_foreach(const void *f, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *f) { xlat_fixed_stats_reset(f); }
 static void destroy(void *f) { (void)xlat_fixed_destroy(f); }
+static void latency(const void *f, xlat_latency_hist *out)
+{
+    *out = ((const xlat_fixed *)f)->unit.latency;
+}
 
-static const struct xlat__reg_ops reg_ops = {"fixed", stats_foreach, stats_reset, destroy};
+static const struct xlat__reg_ops reg_ops = {"fixed", stats_foreach, stats_reset, destroy,
+                                             latency};

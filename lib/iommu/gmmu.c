@@ -214,7 +214,9 @@ static void count_answer(xlat_gmmu *g, int side, int local, const xlat_resp *out
         st->remote++;
     if (out->status != XLAT_OK && out->status != XLAT_ERR_PERM)
         st->failed++;
-    st->latency_cycles += out->completed - out->issued;
+    uint64_t cycles = out->completed - out->issued;
+    st->latency_cycles += cycles;
+    xlat__unit_answered(&g->u, cycles);
     if (local < 0)
         return;
     if (local)
@@ -594,6 +596,8 @@ void xlat_gmmu_stats_get(const xlat_gmmu *g, xlat_gmmu_stats *out, size_t out_si
 
 void xlat_gmmu_stats_reset(xlat_gmmu *g)
 {
-    if (g)
-        memset(&g->stats, 0, sizeof(g->stats));
+    if (!g)
+        return;
+    memset(&g->stats, 0, sizeof(g->stats));
+    xlat__unit_latency_reset(&g->u);
 }

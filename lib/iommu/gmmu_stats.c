@@ -46,5 +46,10 @@ static void stats_foreach(const void *g, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *g) { xlat_gmmu_stats_reset(g); }
 static void destroy(void *g) { (void)xlat_gmmu_destroy(g); }
+static void latency(const void *g, xlat_latency_hist *out)
+{
+    *out = ((const xlat_gmmu *)g)->u.latency;
+}
 
-const struct xlat__reg_ops xlat__gmmu_reg_ops = {"gmmu", stats_foreach, stats_reset, destroy};
+const struct xlat__reg_ops xlat__gmmu_reg_ops = {"gmmu", stats_foreach, stats_reset, destroy,
+                                                 latency};

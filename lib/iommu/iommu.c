@@ -444,6 +444,7 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, uin
     }
     m->in_service--;
     wake_senders(m);
+    xlat__unit_answered(&m->u, resp.completed - resp.issued);
     xlat_done_fn done = r->done;
     void *user = r->user;
     free_if_idle(r);

@@ -97,8 +97,10 @@ bool xlat_iommu_tracked(const xlat_iommu *m, uint32_t gpu, uint32_t pasid, uint6
 
 void xlat_iommu_stats_reset(xlat_iommu *m)
 {
-    if (m)
-        memset(&m->st, 0, sizeof(m->st));
+    if (!m)
+        return;
+    memset(&m->st, 0, sizeof(m->st));
+    xlat__unit_latency_reset(&m->u);
 }
 
 /* Counters by name (doc/statistics.md): one line per member of xlat_iommu_stats. */
@@ -134,5 +136,10 @@ static void stats_foreach(const void *m, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *m) { xlat_iommu_stats_reset(m); }
 static void destroy(void *m) { (void)xlat_iommu_destroy(m); }
+static void latency(const void *m, xlat_latency_hist *out)
+{
+    *out = ((const xlat_iommu *)m)->u.latency;
+}
 
-const struct xlat__reg_ops xlat__iommu_reg_ops = {"iommu", stats_foreach, stats_reset, destroy};
+const struct xlat__reg_ops xlat__iommu_reg_ops = {"iommu", stats_foreach, stats_reset, destroy,
+                                                  latency};

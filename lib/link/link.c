@@ -15,6 +15,7 @@ struct link_req {
     xlat_req req;
     xlat_done_fn done;
     void *user;
+    uint64_t accepted; /* the link's latency runs from here (resp.issued is the far side's) */
     xlat_resp resp;
 };
 
@@ -118,6 +119,7 @@ static void came_back(struct xlat_delay *line, struct xlat_delay_item *item)
     resp.completed = l->unit.ctx->now;
     l->st.answers++;
     l->st.in_flight--;
+    xlat__unit_answered(&l->unit, resp.completed - r->accepted);
     xlat__unit_req_put(&l->unit, r);
     done(user, &resp);
 }
@@ -139,6 +141,7 @@ static void send_blocked(struct xlat_link *l)
             l->blocked_tail = NULL;
         if (rc != XLAT_OK) { /* refused for good: answer it, never lose it */
             xlat__resp_init(&r->resp, &r->req, rc, l->unit.id);
+            r->resp.issued = r->accepted; /* the link is the unit that answers */
             xlat__delay_push(&l->back, &r->wait);
         }
     }
@@ -188,6 +191,7 @@ int xlat_link_translate(xlat_link *l, const xlat_req *req, xlat_done_fn done, vo
     r->req = *req;
     r->done = done;
     r->user = user;
+    r->accepted = l->unit.ctx->now;
     l->st.requests++;
     l->st.in_flight++;
     xlat__delay_push(&l->there, &r->wait);
@@ -220,6 +224,7 @@ void xlat_link_stats_reset(xlat_link *l)
     uint64_t in_flight = l->st.in_flight; /* a gauge: the requests still owe answers */
     memset(&l->st, 0, sizeof(l->st));
     l->st.in_flight = in_flight;
+    xlat__unit_latency_reset(&l->unit);
 }
 
 /* Counters by name (doc/statistics.md): one line per member of xlat_link_stats. */
@@ -239,5 +244,10 @@ static void stats_foreach(const void *l, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *l) { xlat_link_stats_reset(l); }
 static void destroy(void *l) { (void)xlat_link_destroy(l); }
+static void latency(const void *l, xlat_latency_hist *out)
+{
+    *out = ((const xlat_link *)l)->unit.latency;
+}
 
-static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy};
+static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy,
+                                             latency};

@@ -37,8 +37,10 @@ static void forward(void *arg)
     fail.completed = stop->sys->ctx->now;
     xlat__unit_req_put(&stop->unit, r);
     xlat__unit_wake(&stop->unit); /* a record is free for the L2 above */
-    if (rc != XLAT_OK) /* refused for good: answer it, never lose it */
+    if (rc != XLAT_OK) { /* refused for good: answer it, never lose it */
+        xlat__unit_answered(&stop->unit, fail.completed - fail.issued);
         done(user, &fail);
+    }
 }
 
 static int ring_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
@@ -96,6 +98,7 @@ static void probed(struct xlat_delay *line, struct xlat_delay_item *item)
     xlat__resp_translate(&resp, &e, r->req.vaddr, r->req.access);
     xlat_done_fn done = r->done;
     void *user = r->user;
+    xlat__unit_answered(&stop->unit, resp.completed - resp.issued);
     xlat__unit_req_put(&stop->unit, r);
     xlat__unit_wake(&stop->unit); /* a record is free for the L2 above */
     done(user, &resp);

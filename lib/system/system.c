@@ -361,8 +361,22 @@ void xlat_system_stats_get(const xlat_system *s, xlat_system_stats *out, size_t 
 
 void xlat_system_stats_reset(xlat_system *s)
 {
-    if (s)
-        memset(&s->st, 0, sizeof(s->st));
+    if (!s)
+        return;
+    memset(&s->st, 0, sizeof(s->st));
+    for (uint32_t g = 0; g < s->cfg.gpus; g++)
+        if (s->ring[g])
+            xlat__unit_latency_reset(&s->ring[g]->unit);
+}
+
+/* The system's own answers are its probing-ring stops' (probe hits, and
+ * requests the unit below refused for good): their histograms, summed. */
+static void ring_latency(const struct xlat_system *s, xlat_latency_hist *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (uint32_t g = 0; g < s->cfg.gpus; g++)
+        for (uint32_t b = 0; s->ring[g] && b < XLAT_LATENCY_BUCKETS; b++)
+            out->bucket[b] += s->ring[g]->unit.latency.bucket[b];
 }
 
 /* Counters by name (doc/statistics.md): one line per member of xlat_system_stats. */
@@ -382,5 +396,7 @@ static void stats_foreach(const void *s, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *s) { xlat_system_stats_reset(s); }
 static void destroy(void *s) { (void)xlat_system_destroy(s); }
+static void latency(const void *s, xlat_latency_hist *out) { ring_latency(s, out); }
 
-static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy};
+static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy,
+                                             latency};

@@ -173,6 +173,10 @@ static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)
 int xlat__tlb_timed_ensure(xlat_tlb *t);
 void xlat__tlb_timed_release(xlat_tlb *t);
 size_t xlat__tlb_timed_bytes(const xlat_tlb *t);
+/* The timed unit's latency histogram (zeros while the TLB has none), and
+ * its reset, for the TLB's statistics. */
+void xlat__tlb_latency(const xlat_tlb *t, xlat_latency_hist *out);
+void xlat__tlb_latency_reset(xlat_tlb *t);
 
 /* What an invalidation removed: everything, one address space, or the
  * translations of one address. */

@@ -61,8 +61,10 @@ void xlat_tlb_stats_get(const xlat_tlb *t, xlat_tlb_stats *out, size_t out_size)
 
 void xlat_tlb_stats_reset(xlat_tlb *t)
 {
-    if (t)
-        memset(&t->stats, 0, sizeof(t->stats));
+    if (!t)
+        return;
+    memset(&t->stats, 0, sizeof(t->stats));
+    xlat__tlb_latency_reset(t);
 }
 
 /* Counters by name (doc/statistics.md): one line per member of xlat_tlb_stats. */
@@ -88,5 +90,7 @@ static void stats_foreach(const void *t, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *t) { xlat_tlb_stats_reset(t); }
 static void destroy(void *t) { (void)xlat_tlb_destroy(t); }
+static void latency(const void *t, xlat_latency_hist *out) { xlat__tlb_latency(t, out); }
 
-const struct xlat__reg_ops xlat__tlb_reg_ops = {"tlb", stats_foreach, stats_reset, destroy};
+const struct xlat__reg_ops xlat__tlb_reg_ops = {"tlb", stats_foreach, stats_reset, destroy,
+                                                latency};

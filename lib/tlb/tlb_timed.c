@@ -229,6 +229,20 @@ int xlat_tlb_set_next(xlat_tlb *t, const xlat_target *next)
     return xlat__target_hold(t->ctx, &t->timed->next, next, "xlat_tlb_set_next");
 }
 
+void xlat__tlb_latency(const xlat_tlb *t, xlat_latency_hist *out)
+{
+    if (t->timed)
+        *out = t->timed->unit.latency;
+    else /* a TLB used as a structure answers no requests */
+        memset(out, 0, sizeof(*out));
+}
+
+void xlat__tlb_latency_reset(xlat_tlb *t)
+{
+    if (t->timed)
+        xlat__unit_latency_reset(&t->timed->unit);
+}
+
 uint32_t xlat_tlb_mshrs_busy(const xlat_tlb *t) { return t && t->timed ? t->timed->busy : 0; }
 
 /* ---- answers --------------------------------------------------------- */
@@ -251,6 +265,7 @@ static void send_answer(xlat_tlb *t, xlat_done_fn done, void *user, xlat_resp *r
     r->completed = t->ctx->now;
     if (r->status != XLAT_OK)
         t->stats.faults++;
+    xlat__unit_answered(&t->timed->unit, r->completed - r->issued); /* issued: this TLB's */
     done(user, r);
 }
 

@@ -175,7 +175,6 @@ void xlat__walk_answer(struct xlat_walker *p, struct walk_req *r, uint64_t pte, 
 
 /* Statistics (walker_stats.c). */
 void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r);
-uint32_t xlat__hist_bucket(uint64_t cycles);
 
 /* Words of the idle-walker bitmap. */
 static inline size_t idle_words(const struct xlat_walker *p) { return (p->cfg.walkers + 63) / 64; }

@@ -1,11 +1,8 @@
 /* Answers, counters, inspection and the event trace of the walker pool. */
 #include "walker_internal.h"
 
-uint32_t xlat__hist_bucket(uint64_t cycles)
-{
-    uint32_t b = cycles ? 64u - (uint32_t)__builtin_clzll(cycles) : 0;
-    return b < XLAT_WALK_HIST_BUCKETS ? b : XLAT_WALK_HIST_BUCKETS - 1;
-}
+_Static_assert(XLAT_WALK_HIST_BUCKETS == XLAT_LATENCY_BUCKETS,
+               "the queue and service histograms have the latency histogram's buckets");
 
 void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
 {
@@ -14,8 +11,9 @@ void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r)
     p->st.completed++;
     p->st.queue_cycles += queued;
     p->st.service_cycles += service;
-    p->st.queue_hist[xlat__hist_bucket(queued)]++;
-    p->st.service_hist[xlat__hist_bucket(service)]++;
+    p->st.queue_hist[xlat__latency_bucket(queued)]++;
+    p->st.service_hist[xlat__latency_bucket(service)]++;
+    xlat__unit_answered(&p->unit, queued + service); /* from arrival to now */
     t->completed++;
     t->queue_cycles += queued;
     t->service_cycles += service;
@@ -144,6 +142,7 @@ void xlat_walker_stats_reset(xlat_walker *p)
     if (!p)
         return;
     memset(&p->st, 0, sizeof(p->st));
+    xlat__unit_latency_reset(&p->unit);
     for (uint32_t t = 0; t < WALK_MAX_TENANTS; t++) {
         uint64_t in_service = p->tenant[t].st.in_service;
         memset(&p->tenant[t].st, 0, sizeof(p->tenant[t].st));
@@ -206,5 +205,10 @@ static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
 
 static void stats_reset(void *p) { xlat_walker_stats_reset(p); }
 static void destroy(void *p) { (void)xlat_walker_destroy(p); }
+static void latency(const void *p, xlat_latency_hist *out)
+{
+    *out = ((const xlat_walker *)p)->unit.latency;
+}
 
-const struct xlat__reg_ops xlat__walker_reg_ops = {"walker", stats_foreach, stats_reset, destroy};
+const struct xlat__reg_ops xlat__walker_reg_ops = {"walker", stats_foreach, stats_reset, destroy,
+                                                   latency};
