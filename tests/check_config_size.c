@@ -145,6 +145,15 @@ static int make_dwspp(const void *c)
     return rc;
 }
 
+static void init_pec_buffer(void *c) { xlat_pec_buffer_config_init(c); }
+static int make_pec_buffer(const void *c)
+{
+    xlat_pec_buffer *p = NULL;
+    int rc = xlat_pec_buffer_create(f.ctx, c, &p);
+    xlat_pec_buffer_destroy(p);
+    return rc;
+}
+
 static void init_gmmu(void *c)
 {
     xlat_gmmu_config_init(c);
@@ -206,6 +215,7 @@ static const struct config_kind kinds[] = {
     KIND(pwc, xlat_pwc_config, XLAT_PWC_CONFIG_SIZE_V0),
     KIND(walker, xlat_walker_config, XLAT_WALKER_CONFIG_SIZE_V0),
     KIND(dwspp, xlat_dwspp_config, XLAT_DWSPP_CONFIG_SIZE_V0),
+    KIND(pec_buffer, xlat_pec_buffer_config, XLAT_PEC_BUFFER_CONFIG_SIZE_V0),
     KIND(gmmu, xlat_gmmu_config, XLAT_GMMU_CONFIG_SIZE_V0),
     KIND(iommu, xlat_iommu_config, XLAT_IOMMU_CONFIG_SIZE_V0),
     KIND(system, xlat_system_config, XLAT_SYSTEM_CONFIG_SIZE_V0),
