@@ -403,6 +403,132 @@ START_TEST(iommu_example4)
 }
 END_TEST
 
+/* ---- randomized: every computed frame is the page table's ------------- */
+
+#define RAND_REQS 160
+
+static struct {
+    int answers[RAND_REQS];
+    xlat_resp resp[RAND_REQS];
+} rr;
+
+static void rand_done(void *user, const xlat_resp *r)
+{
+    (void)user;
+    ck_assert_uint_lt(r->id, RAND_REQS);
+    rr.answers[r->id]++;
+    rr.resp[r->id] = *r;
+}
+
+/* A random object: C chiplets in a random gpu_map, `gran` pages each per
+ * round, 1..3 rounds; group (round, j) on local frame 0x10 + round * gran + j.
+ * With a hole, position `hole`'s pages are mapped apart (as after a
+ * migration) and every member's bitmap lacks that chiplet. */
+struct rand_object {
+    xlat_pec_entry d;
+    uint64_t base[8];
+};
+
+static void rand_object(xlat_pagetable *pt, uint64_t *seed, struct rand_object *o)
+{
+    uint8_t perm[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (int i = 7; i > 0; i--) {
+        int k = (int)(test_rand(seed) % (uint64_t)(i + 1));
+        uint8_t t = perm[i];
+        perm[i] = perm[k];
+        perm[k] = t;
+    }
+    uint32_t chiplets = 2 + (uint32_t)(test_rand(seed) % 7), gran = 1 + (uint32_t)(test_rand(seed) % 4);
+    uint32_t rounds = 1 + (uint32_t)(test_rand(seed) % 3);
+    int hole = test_rand(seed) % 2 ? (int)(test_rand(seed) % chiplets) : -1;
+    uint8_t bitmap = 0;
+    for (uint32_t k = 0; k < chiplets; k++)
+        bitmap |= (uint8_t)((int)k == hole ? 0 : 0x80 >> perm[k]);
+    memset(o, 0, sizeof(*o));
+    o->d = (xlat_pec_entry){.pasid = 1, .start_vpn = 0x1000 + test_rand(seed) % 0x100,
+                            .interlv_gran = gran, .positions = (uint8_t)chiplets};
+    memcpy(o->d.gpu_map, perm, chiplets);
+    o->d.end_vpn = o->d.start_vpn + (uint64_t)rounds * chiplets * gran - 1;
+    for (int g = 0; g < 8; g++)
+        o->base[g] = 0x100000 + (uint64_t)g * 0x10000;
+    for (uint64_t v = o->d.start_vpn; v <= o->d.end_vpn; v++) {
+        uint64_t off = v - o->d.start_vpn, round = off / (chiplets * gran);
+        uint32_t k = (uint32_t)(off % (chiplets * gran) / gran), j = (uint32_t)(off % gran);
+        xlat_coal_info ci = {.bitmap = (int)k == hole ? 0 : bitmap, .inter = (uint8_t)k};
+        uint64_t pfn = (int)k == hole ? 0x90000 + v : o->base[perm[k]] + 0x10 + round * gran + j;
+        map_member(pt, 1, v, pfn, &ci);
+    }
+}
+
+static void rand_pool(xlat_ctx *ctx, xlat_pagetable *pt, xlat_pec_buffer *buf,
+                      const struct rand_object *o, uint64_t *seed, xlat_walker **out)
+{
+    xlat_walker_config c;
+    xlat_walker_config_init(&c);
+    c.pt = pt;
+    c.walkers = 1 + (uint32_t)(test_rand(seed) % 4);
+    c.queue_entries = 32;
+    c.mem_latency = 5 + (uint32_t)(test_rand(seed) % 40);
+    c.sched = test_rand(seed) % 2 ? XLAT_SCHED_DWS : XLAT_SCHED_FCFS;
+    c.coalesce = test_rand(seed) % 4 == 0;
+    c.pec = buf;
+    c.pec_base_pfn = o->base;
+    c.pec_chiplets = 8;
+    c.pec_latency = (uint32_t)(test_rand(seed) % 3);
+    c.pec_multicast = test_rand(seed) % 3 == 0;
+    c.coal_aware = test_rand(seed) % 2;
+    ck_assert_int_eq(xlat_walker_create(ctx, &c, out), XLAT_OK);
+}
+
+/* Random requests over the object, a few a cycle (refused ones retried):
+ * each is answered once, OK, with the page table's frame and group info. */
+START_TEST(random_frames_equal_lookup)
+{
+    uint64_t seed = 0xBA77E + (uint64_t)_i;
+    xlat_ctx *ctx = test_ctx(seed, NULL);
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(ctx, &mem, &pt);
+    struct rand_object o;
+    rand_object(pt, &seed, &o);
+    xlat_pec_buffer_config pc;
+    xlat_pec_buffer_config_init(&pc);
+    xlat_pec_buffer *buf;
+    ck_assert_int_eq(xlat_pec_buffer_create(ctx, &pc, &buf), XLAT_OK);
+    ck_assert_int_eq(xlat_pec_buffer_insert(buf, &o.d), XLAT_OK);
+    xlat_walker *pool;
+    rand_pool(ctx, pt, buf, &o, &seed, &pool);
+    memset(&rr, 0, sizeof(rr));
+    uint64_t pages = o.d.end_vpn - o.d.start_vpn + 1;
+    for (uint64_t id = 0; id < RAND_REQS;) {
+        for (uint64_t n = test_rand(&seed) % 4; n && id < RAND_REQS; n--) {
+            uint64_t v = o.d.start_vpn + test_rand(&seed) % pages;
+            xlat_req req = {.id = id, .vaddr = v << 12 | (id & 0xFFF), .pasid = 1};
+            int rc = xlat_walker_translate(pool, &req, rand_done, NULL);
+            ck_assert(rc == XLAT_OK || rc == XLAT_ERR_AGAIN);
+            id += rc == XLAT_OK;
+        }
+        ck_assert_int_eq(xlat_advance(ctx, 1 + test_rand(&seed) % 8), XLAT_OK);
+    }
+    ck_assert_int_eq(xlat_advance(ctx, 100000), XLAT_OK);
+    for (uint64_t id = 0; id < RAND_REQS; id++) {
+        const xlat_resp *r = &rr.resp[id];
+        ck_assert_int_eq(rr.answers[id], 1);
+        ck_assert_int_eq(r->status, XLAT_OK);
+        xlat_tlb_entry e;
+        ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, r->vaddr, &e), XLAT_OK);
+        ck_assert_uint_eq(r->paddr >> 12, e.pfn);
+        ck_assert_uint_eq(r->paddr & 0xFFF, id & 0xFFF);
+        ck_assert_uint_eq(r->meta.coal_info, e.meta.coal_info);
+    }
+    xlat_walker_stats st;
+    xlat_walker_stats_get(pool, &st, sizeof(st));
+    ck_assert_uint_eq(st.completed, RAND_REQS);
+    ck_assert_uint_eq(xlat__events_overruns(ctx), 0);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
 Suite *barre_pec_suite(void);
 
 Suite *barre_pec_suite(void)
@@ -423,5 +549,7 @@ Suite *barre_pec_suite(void)
     tcase_add_loop_test(tc, host_memory_now_or_later, 0, 2);
     tcase_add_test(tc, bad_pec_config);
     tcase_add_test(tc, iommu_example4);
+    tc = test_case(s, "random");
+    tcase_add_loop_test(tc, random_frames_equal_lookup, 0, 40);
     return s;
 }
