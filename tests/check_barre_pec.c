@@ -275,9 +275,10 @@ START_TEST(d10_coalescing_aware)
 }
 END_TEST
 
-/* The rotation reorders: 0x4 is held back behind 0x1's walk, rotates behind
- * 0x3, and 0x3 goes first when walker 1 frees; a lone coalescible request
- * waits, the walker idles, and nothing deadlocks. */
+/* The rotation reorders: 0x7 and 0xB, held back by the walks of 0x1 and
+ * 0x2, rotate behind 0x3 at cycles 11 and 12 (2 rotations; 0x3 leads from
+ * then on); at 500 the PEC logics answer them, a freed walker takes 0x3, and
+ * nothing deadlocks. */
 START_TEST(rotation_never_deadlocks)
 {
     xlat_walker_config c;
@@ -528,8 +529,6 @@ START_TEST(random_frames_equal_lookup)
     xlat_ctx_destroy(ctx);
 }
 END_TEST
-
-Suite *barre_pec_suite(void);
 
 Suite *barre_pec_suite(void)
 {
