@@ -77,7 +77,8 @@ static const struct {
     {"pwc", "lookups misses hits_0..7 fills evictions"},
     {"walker", "requests refusals walks completed faults reads reads_level_0..6 pwc_lookups"
                " pwc_hits_0..6 coalesced partial_coalesces stolen mem_retries queue_cycles"
-               " service_cycles queue_hist_0..31 service_hist_0..31 @latency"},
+               " service_cycles queue_hist_0..31 service_hist_0..31 pec_answers pec_multicast"
+               " rotations @latency"},
     {"iommu", "requests refusals tlb_hits tlb2_hits walks walk_answers remote_probes remote_hits"
               " remote_misses late_discarded faults fault_batches victims_in victims_dropped"
               " spills back_invalidations tracker_inserts tracker_full max_spill_chain"
@@ -324,7 +325,7 @@ START_TEST(a_64_gpu_system_in_one_call)
     ck_assert_uint_eq(count_kind("iommu"), golden_count("iommu"));
     ck_assert_uint_eq(count_kind("system"), golden_count("system"));
     ck_assert_uint_eq(count_kind("pagetable"), golden_count("pagetable"));
-    ck_assert_uint_eq(got.n, tlbs * (10 + LATENCY_NAMES) + 64 * (4 + LATENCY_NAMES) + 91 +
+    ck_assert_uint_eq(got.n, tlbs * (10 + LATENCY_NAMES) + 64 * (4 + LATENCY_NAMES) + 94 +
                                  20 + 4 + 3 * LATENCY_NAMES + 16);
     /* Creation order: the host's page table first, the system last. */
     ck_assert_str_eq(got.kind[0], "pagetable");

@@ -185,7 +185,9 @@ XLAT_API int xlat_pec_buffer_create(xlat_ctx *ctx, const xlat_pec_buffer_config 
 /**
  * @brief Destroy a PEC buffer. NULL does nothing.
  * @param pec the buffer, or NULL.
- * @return ::XLAT_OK: nothing holds a PEC buffer.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a walker pool configured with it (xlat_walker_config::pec)
+ *         still holds it; nothing was destroyed (doc/composition.md, "Tearing down")
  */
 XLAT_API int xlat_pec_buffer_destroy(xlat_pec_buffer *pec);
 

@@ -7,6 +7,7 @@
 #ifndef XLAT_WALKER_H
 #define XLAT_WALKER_H
 
+#include "barre.h"
 #include "common.h"
 #include "pagetable.h"
 #include "pwc.h"
@@ -188,7 +189,9 @@ typedef enum xlat_walk_event_kind {
     XLAT_WALK_START = 1,    /**< a walker started a request */
     XLAT_WALK_READ = 2,     /**< a page-table read completed (level, line_paddr) */
     XLAT_WALK_COALESCE = 3, /**< a buffered request advanced through another walk's read */
-    XLAT_WALK_DONE = 4      /**< a request was answered */
+    XLAT_WALK_DONE = 4,     /**< a request was answered */
+    XLAT_WALK_PEC = 5       /**< a buffered request was taken by walker `walker`'s PEC logic
+                                 (its DONE follows after the PEC latency) */
 } xlat_walk_event_kind;
 
 /** @brief A traced walker event. */
@@ -257,6 +260,45 @@ typedef struct xlat_walker_config {
     uint32_t           clock_num;
     /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
     uint32_t           clock_den;
+    /** Barre Chord's PEC logic ("Barre Chord: Efficient Virtual Memory Translation
+     *  for Multi-Chip-Module GPUs" §IV-F): the PEC buffer its data objects are
+     *  looked up in (not owned; the pool holds it, so it outlives the pool).
+     *  NULL (the default): no PEC. When a walk ends on a leaf whose group
+     *  (bits 52..62, xlat_coal_decode()) has more than one chiplet, buffered
+     *  requests of other pages of that group are answered with computed frames
+     *  instead of walked (doc/barre.md, "PEC logic and coalescing-aware
+     *  scheduling"). */
+    xlat_pec_buffer   *pec;
+    /** Chiplet g's first global frame, for g in 0..pec_chiplets - 1, in pages of
+     *  the walked size (copied at create; required with `pec`). */
+    const uint64_t    *pec_base_pfn;
+    /** Entries of `pec_base_pfn`, 1..16 with `pec`. A data object whose
+     *  gpu_map names a chiplet beyond them is not coalesced. */
+    uint32_t           pec_chiplets;
+    /** The group information is in the expanded (F-Barre, ≤ 4 chiplets) layout
+     *  of xlat_coal_encode() rather than Barre's (default false). */
+    bool               pec_expanded;
+    /** Cycles of the pool's clock the PEC logic spends per computed answer, at
+     *  most 1000000 (default 1). Each walker has its own PEC logic and computes
+     *  one answer after another: the k-th member found by a walk ending at cycle T
+     *  is answered at T + k * pec_latency (later when the logic is still busy with
+     *  the walker's previous group). 0 answers them in the walk's cycle. */
+    uint32_t           pec_latency;
+    /** Multicast every member (default false, as the paper's final design):
+     *  the PEC logic computes every member of the group in position order,
+     *  answering the buffered ones and spending `pec_latency` on each member no
+     *  one asked for (the outbound traffic that made the paper drop the
+     *  multicast; counted in xlat_walker_stats::pec_multicast, delivered
+     *  nowhere, as the pool has no port to the chiplets' TLBs). Needs `pec`. */
+    bool               pec_multicast;
+    /** Coalescing-aware walk scheduling (§V-C): a buffered request that an
+     *  in-flight walk's group may hold (same address space and data object, a
+     *  gap that is a non-zero multiple of interlv_gran within the group's
+     *  positions) is not started while that walk runs, and each cycle the
+     *  front of every queue, when it is such a request, moves to the tail (one
+     *  rotation per queue per cycle). Composes with every scheduler. Needs
+     *  `pec` (default false). */
+    bool               coal_aware;
 } xlat_walker_config;
 
 /**
@@ -289,6 +331,11 @@ typedef struct xlat_walker_stats {
     uint64_t service_cycles;  /**< sum of cycles from start (or coalescing) to answer */
     uint64_t queue_hist[XLAT_WALK_HIST_BUCKETS];   /**< queueing latency histogram */
     uint64_t service_hist[XLAT_WALK_HIST_BUCKETS]; /**< service latency histogram */
+    uint64_t pec_answers;     /**< requests answered by the PEC logic with a computed frame
+                                   (walks avoided) */
+    uint64_t pec_multicast;   /**< members computed that no buffered request asked for
+                                   (xlat_walker_config::pec_multicast) */
+    uint64_t rotations;       /**< fronts moved to the tail by coalescing-aware scheduling */
 } xlat_walker_stats;
 
 /** @brief Per-tenant counters. */
@@ -314,7 +361,8 @@ XLAT_API void xlat_walker_config_init(xlat_walker_config *cfg);
 /**
  * @brief Create a walker pool on `ctx`. Everything the pool needs while it
  *        runs is taken here: queue_entries + walkers request records and
- *        the events it can have pending at once (walkers + 3), so nothing
+ *        the events it can have pending at once (walkers + 3, and one per
+ *        walker's PEC logic with `pec`), so nothing
  *        inside xlat_tick() / xlat_advance() allocates or fails.
  * @param ctx the context.
  * @param cfg the configuration (copied).
@@ -325,7 +373,9 @@ XLAT_API void xlat_walker_config_init(xlat_walker_config *cfg);
  *         outside 1..64 or more tenants than walkers for partition/DWS,
  *         walkers not divisible by tenants for partition/DWS, a line size
  *         that is not a power of two in 8..4096, an unknown scheduler, a PWC
- *         whose geometry differs from the page table's, a bad DWS++ ladder
+ *         whose geometry differs from the page table's, a bad DWS++ ladder,
+ *         `pec` without `pec_base_pfn` or with `pec_chiplets` outside 1..16,
+ *         `pec_latency` above 1000000, `pec_multicast` or `coal_aware` without `pec`
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat
  * @retval XLAT_ERR_NOMEM
  */

@@ -3,6 +3,7 @@
  * the replacement rule of "Barre Chord" §IV-E as doc/barre.md reads it.
  */
 #include "registry.h"
+#include "unit_target.h"
 #include "xlat/barre.h"
 
 #define PEC_MAX_ENTRIES 1024
@@ -77,9 +78,12 @@ int xlat_pec_buffer_create(xlat_ctx *ctx, const xlat_pec_buffer_config *cfg,
 
 int xlat_pec_buffer_destroy(xlat_pec_buffer *p)
 {
-    if (p)
+    if (!p)
+        return XLAT_OK;
+    int rc = xlat__reg_unheld(p->ctx, &p->reg, "pec"); /* a walker pool's PEC logic uses it */
+    if (rc == XLAT_OK)
         pec_free(p);
-    return XLAT_OK;
+    return rc;
 }
 
 static uint64_t pages(const xlat_pec_entry *e) { return e->end_vpn - e->start_vpn; }

@@ -190,6 +190,7 @@ static int build(struct xlat_iommu *m)
         rc = xlat_walker_create(m->u.ctx, &m->walk, &m->walker);
     m->walk.name = NULL; /* the walker holds its own copies; the caller's may go */
     m->walk.dwspp = NULL;
+    m->walk.pec_base_pfn = NULL;
     if (rc == XLAT_OK)
         rc = incl_init(m);
     if (rc == XLAT_OK)

@@ -40,6 +40,8 @@ bool xlat__walk_eligible(struct xlat_walker *p, struct walk_req *r)
         return false; /* its fault is with the host */
     if (p->cfg.coalesce && xlat__walk_cl(p, r))
         return false;
+    if (p->cfg.coal_aware && xlat__coal_blocked(p, r))
+        return false; /* an in-flight walk's PEC logic may serve it (sched_coal.c) */
     if (p->cfg.defer_fn) {
         xlat_walk_info info;
         xlat__walk_info(p, r, &info);

@@ -3,9 +3,18 @@
  * scheduler runs or what it keeps. */
 #include "walker_internal.h"
 
+/* Coalescing-aware scheduling rotates queues every cycle; it is brought up
+ * to date lazily, before a queue is read or changed (sched_coal.c). */
+static inline void catch_up(struct xlat_walker *p, uint32_t qi)
+{
+    if (p->cfg.coal_aware)
+        xlat__coal_catch_up(p, qi);
+}
+
 static void queue_push(struct xlat_walker *p, uint32_t qi, struct walk_req *r)
 {
     struct walk_queue *q = &p->queue[qi];
+    catch_up(p, qi);
     r->queue = (int32_t)qi;
     r->qnext = NULL;
     r->qprev = q->tail;
@@ -22,6 +31,7 @@ void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r)
 {
     if (r->queue < 0)
         return;
+    catch_up(p, (uint32_t)r->queue);
     struct walk_queue *q = &p->queue[r->queue];
     if (r->qprev)
         r->qprev->qnext = r->qnext;
@@ -37,8 +47,23 @@ void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r)
     p->tenant[r->tenant].queued--;
 }
 
+void xlat__queue_rotate(struct xlat_walker *p, uint32_t qi)
+{
+    struct walk_queue *q = &p->queue[qi];
+    struct walk_req *r = q->head;
+    if (!r || r == q->tail)
+        return;
+    q->head = r->qnext;
+    q->head->qprev = NULL;
+    r->qprev = q->tail;
+    r->qnext = NULL;
+    q->tail->qnext = r;
+    q->tail = r;
+}
+
 static struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
 {
+    catch_up(p, qi);
     for (struct walk_req *r = p->queue[qi].head; r; r = r->qnext)
         if (xlat__walk_eligible(p, r))
             return r;

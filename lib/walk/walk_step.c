@@ -36,6 +36,8 @@ static struct walker *token_walker(struct xlat_walker *p, uint64_t token)
 static void retire(struct walker *u)
 {
     struct xlat_walker *p = u->pool;
+    if (p->cfg.coal_aware)
+        xlat__coal_walk_end(p, walker_index(u));
     p->tenant[u->r->tenant].st.in_service--;
     u->r = NULL;
     u->waiting = u->faulted = 0;
@@ -121,6 +123,8 @@ static void read_done(struct walker *u)
     if (!(pte & XLAT_PTE_PRESENT)) {
         fault(u);
     } else if (u->level == 1 || ((pte & XLAT_PTE_PS) && u->level <= 3)) {
+        if (p->cfg.pec) /* before the walker lets go of the walk */
+            xlat__pec_walk_done(p, walker_index(u), pte, u->level);
         finish(u, pte, XLAT_OK);
     } else {
         if (p->cfg.pwc)
@@ -354,6 +358,8 @@ void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int
     bool stolen = thief >= 0;
     u->r = r;
     u->stolen = stolen;
+    if (p->cfg.coal_aware)
+        xlat__coal_walk_begin(p, w);
     r->start = p->unit.ctx->now;
     r->queue = -1;
     p->busy++;

@@ -20,6 +20,7 @@ void xlat_walker_config_init(xlat_walker_config *cfg)
     cfg->assign = XLAT_ASSIGN_CONTIGUOUS;
     cfg->idle_steal = true;
     cfg->coalesce_fill_pwc = true;
+    cfg->pec_latency = 1;
 }
 
 /* The pool's own copy of the DWS++ template (Table IV without one); an
@@ -85,6 +86,28 @@ static int check_pwc(xlat_ctx *ctx, const xlat_walker_config *c, const char *n)
                       n, levels, bits, shift, pt_levels, pt_bits, pt_shift);
 }
 
+#define PEC_MAX_CHIPLETS 16
+#define PEC_MAX_LATENCY 1000000u
+
+/* Barre Chord's options: a PEC buffer needs the chiplets' base frames, and
+ * multicast and the rotation need a PEC buffer. */
+static int check_pec(xlat_ctx *ctx, const xlat_walker_config *c, const char *n)
+{
+    if (c->pec_latency > PEC_MAX_LATENCY)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "walker %s: pec_latency %u is above %u", n,
+                          c->pec_latency, PEC_MAX_LATENCY);
+    if (!c->pec && (c->pec_multicast || c->coal_aware))
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "walker %s: %s needs a PEC buffer (cfg.pec)", n,
+                          c->coal_aware ? "coal_aware" : "pec_multicast");
+    if (c->pec && (!c->pec_base_pfn || c->pec_chiplets == 0 ||
+                   c->pec_chiplets > PEC_MAX_CHIPLETS))
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "walker %s: the PEC logic needs pec_base_pfn and pec_chiplets in 1..%d "
+                          "(pec_chiplets %u%s)", n, PEC_MAX_CHIPLETS, c->pec_chiplets,
+                          c->pec_base_pfn ? "" : ", pec_base_pfn NULL");
+    return XLAT_OK;
+}
+
 static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
 {
     const char *n = c->name ? c->name : "walker";
@@ -99,6 +122,8 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
                           c->line_bytes);
     int rc = check_pwc(ctx, c, n);
     if (rc == XLAT_OK)
+        rc = check_pec(ctx, c, n);
+    if (rc == XLAT_OK)
         rc = xlat__clock_check(ctx, "walker", n, c->clock_num, c->clock_den);
     return rc == XLAT_OK ? check_counts(ctx, c) : rc;
 }
@@ -109,6 +134,8 @@ static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
     xlat__reg_remove(ctx, &p->reg);
     xlat__release_id(ctx, p->held_pt);
     xlat__release_id(ctx, p->held_pwc);
+    xlat__release_id(ctx, p->held_pec);
+    xlat__pec_free(p, ctx);
     if (p->sched_ready && p->ops->fini)
         p->ops->fini(p->sched);
     xlat__free(ctx, p->sched, p->sched_size);
@@ -137,10 +164,13 @@ static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
  *   resumed during a kick. Neighbour faults are raised from inside it.
  * - one per wait record: a sender's wake-up is pending only while the
  *   sender holds one of the WALK_WAITERS records (target_wait).
+ * - with a PEC buffer, one per walker's PEC logic: its lane's armed event
+ *   (pec.c; `armed` guards it).
  */
 static size_t walker_events(const xlat_walker_config *c)
 {
-    return (size_t)c->walkers + 1 + WALK_WAITERS;
+    size_t lanes = c->pec ? c->walkers : 0;
+    return (size_t)c->walkers + 1 + WALK_WAITERS + lanes;
 }
 
 /* The skeleton: requests in flight are bounded by the buffer and the
@@ -233,7 +263,8 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
     p->cfg.dwspp = &p->dwspp;
     p->pt = c.pt;
     p->ops = sched_ops(c.sched);
-    if (pool_init(p, ctx) != XLAT_OK || sched_alloc(p, ctx) != XLAT_OK) {
+    if (pool_init(p, ctx) != XLAT_OK || sched_alloc(p, ctx) != XLAT_OK ||
+        xlat__pec_init(p, ctx) != XLAT_OK) {
         pool_free(p, ctx);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_walker_create: out of memory");
     }
@@ -253,6 +284,7 @@ int xlat_walker_create(xlat_ctx *ctx, const xlat_walker_config *cfg, xlat_walker
     xlat__reg_add(ctx, &p->reg, &xlat__walker_reg_ops, p, p->unit.name, p->unit.id);
     p->held_pt = xlat__hold_handle(ctx, c.pt);
     p->held_pwc = xlat__hold_handle(ctx, c.pwc);
+    p->held_pec = xlat__hold_handle(ctx, c.pec);
     *out = p;
     return XLAT_OK;
 }

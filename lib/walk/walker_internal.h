@@ -5,6 +5,7 @@
 
 #include "unit.h"
 #include "xlat/pagetable.h"
+#include "xlat/barre.h"
 #include "xlat/pwc.h"
 #include "xlat/walker.h"
 #include "walk_sched.h"
@@ -49,6 +50,7 @@ struct walk_req {
     uint64_t interleave;    /* foreign walks it waited behind */
     uint64_t fault_token;
     struct walk_req *fnext; /* faults raised by one line, in buffer order */
+    uint64_t due;           /* taken by a PEC logic: the context cycle of its answer */
 };
 
 /* A fixed-latency read in flight: when it completes, and whose it is. */
@@ -60,6 +62,23 @@ struct walk_read {
 struct walk_queue {
     struct walk_req *head, *tail;
     uint32_t len, cap;
+    uint64_t rot_at;        /* coal_aware: the pool cycle up to which its rotations are done */
+};
+
+/* A walker's PEC logic (pec.c): the answers it has computed, due one after
+ * another, in a FIFO served by one armed event. */
+struct pec_lane {
+    struct xlat_walker *pool;
+    struct walk_req *head, *tail; /* chained through qnext */
+    uint64_t free_at;             /* the pool cycle its last answer is done */
+    bool armed;                   /* its event is posted (or it is firing) */
+};
+
+/* coal_aware: the data object of walker w's walk, looked up when it began. */
+struct coal_walk {
+    xlat_pec_entry d;
+    uint64_t vpn;
+    bool valid;
 };
 
 /* A walker and its walk service table entry. */
@@ -127,10 +146,17 @@ struct xlat_walker {
     bool starved;                   /* a sender was refused for want of a record */
     xlat_walker_stats st;
     struct xlat__reg reg;
+    uint32_t held_pec;              /* the PEC buffer's unit id (xlat__hold_handle) */
+    uint64_t *pec_base;             /* cfg.pec_chiplets frames, the pool's copy */
+    struct pec_lane *lanes;         /* cfg.walkers, with cfg.pec */
+    struct coal_walk *coal;         /* cfg.walkers, with cfg.coal_aware */
+    uint32_t coal_walks;            /* walks with a valid coal entry */
 };
 
 /* Queues (walk_queue.c). */
 void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r);
+/* Moves the head of queue q to its tail (coalescing-aware rotation). */
+void xlat__queue_rotate(struct xlat_walker *p, uint32_t q);
 /* The services a scheduler may use (walk_queue.c). */
 extern const struct walk_services xlat__walk_services;
 
@@ -172,6 +198,24 @@ uint32_t xlat__walk_tenant_of(const struct xlat_walker *p, uint32_t pasid);
  * a failure `status` (walk_step.c). Recycles r before calling back. */
 void xlat__walk_answer(struct xlat_walker *p, struct walk_req *r, uint64_t pte, uint32_t level,
                        int status);
+
+/* Barre Chord's PEC logic (pec.c). */
+int xlat__pec_init(struct xlat_walker *p, xlat_ctx *ctx);
+void xlat__pec_free(struct xlat_walker *p, xlat_ctx *ctx);
+/* Walker w's walk ended on leaf `pte` of `level` (before the walker is
+ * retired): buffered members of its group are taken by w's PEC logic. */
+void xlat__pec_walk_done(struct xlat_walker *p, uint32_t w, uint64_t pte, uint32_t level);
+
+/* Coalescing-aware scheduling (sched_coal.c). */
+/* `r` may be held by an in-flight walk's group: it is not started. */
+bool xlat__coal_blocked(const struct xlat_walker *p, const struct walk_req *r);
+/* Queue q's rotations of the cycles since it was last looked at. */
+void xlat__coal_catch_up(struct xlat_walker *p, uint32_t q);
+/* Every queue's, before the set of in-flight walks changes. */
+void xlat__coal_catch_up_all(struct xlat_walker *p);
+/* Walker w starts (r set) or ends (r NULL) a walk: its coal entry follows. */
+void xlat__coal_walk_begin(struct xlat_walker *p, uint32_t w);
+void xlat__coal_walk_end(struct xlat_walker *p, uint32_t w);
 
 /* Statistics (walker_stats.c). */
 void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r);

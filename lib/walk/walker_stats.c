@@ -194,6 +194,9 @@ static const struct xlat__counter counters[] = {
     XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 20, 21, 22, 23),
     XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 24, 25, 26, 27),
     XLAT__COUNTER_AT4(xlat_walker_stats, service_hist, 28, 29, 30, 31),
+    XLAT__COUNTER(xlat_walker_stats, pec_answers),
+    XLAT__COUNTER(xlat_walker_stats, pec_multicast),
+    XLAT__COUNTER(xlat_walker_stats, rotations),
 };
 
 static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
