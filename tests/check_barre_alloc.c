@@ -59,7 +59,8 @@ static uint64_t calc_from(const ba_fixture *f, const xlat_pec_entry *d, uint64_t
 static void example1_memory(ba_fixture *f, uint32_t max_merge, const uint64_t *extra, size_t n)
 {
     uint64_t keep[8] = {0x75, 0x88, 0x114};
-    memcpy(keep + 3, extra, n * sizeof(*extra));
+    for (size_t i = 0; i < n; i++)
+        keep[3 + i] = extra[i];
     ba_setup(f, 4, 0x200, max_merge, false, NULL);
     ba_take_all_but(f, 0, keep, 3 + n);
 }
