@@ -8,6 +8,7 @@
 #include "../walk_random.h"
 #include "../system_random.h"
 #include "walk_sched_long.h"
+#include "../barre_alloc_fixture.h"
 
 START_TEST(tlb_long_against_model)
 {
@@ -147,6 +148,20 @@ START_TEST(system_random_long)
 }
 END_TEST
 
+/* Barre Chord's group allocation: every frame a PEC calculation computes
+ * from any page's walk is the walked frame, over many seeds. */
+START_TEST(barre_alloc_long)
+{
+    for (uint64_t seed = 1; seed <= 25; seed++) {
+        ba_random_result r;
+        ba_random_run(seed, 400, &r);
+        ck_assert_msg(r.wrong == 0 && r.leaked == 0, "seed %llu: %llu wrong frames, %llu leaks",
+                      (unsigned long long)seed, (unsigned long long)r.wrong,
+                      (unsigned long long)r.leaked);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("long");
@@ -156,6 +171,7 @@ int main(void)
     tcase_add_test(tc, walk_sched_long);
     tcase_add_test(tc, coalescing_long);
     tcase_add_test(tc, system_random_long);
+    tcase_add_test(tc, barre_alloc_long);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
