@@ -37,6 +37,7 @@ static const struct { const char *header; const char *folder; } public_headers[]
     {"pagetable.h", "mem"}, {"pwc.h", "mem"},         {"walker.h", "walk"},
     {"gmmu.h", "iommu"},    {"iommu.h", "iommu"},     {"system.h", "system"},
     {"stats.h", "core"},    {"xlat.h", "system"},     {"barre.h", "barre"},
+    {"fbarre.h", "barre"},
     {"experimental.h", "iommu"}, /* it reaches up to iommu.h */
 };
 

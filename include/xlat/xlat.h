@@ -21,6 +21,7 @@
 #include "pagetable.h"
 #include "pwc.h"
 #include "barre.h"
+#include "fbarre.h"
 #include "walker.h"
 #include "gmmu.h"
 #include "link.h"
