@@ -398,6 +398,238 @@ START_TEST(mesh_builder)
 }
 END_TEST
 
+
+/* ---- randomized: every frame handed out is the page table's ----------- */
+
+#define RND_PAGES 160
+
+/* Three data objects (random interleaving, a shuffled GPU_map, 1-3
+ * rounds) and 16 pages of no group; their pages go to `pages`. */
+static size_t random_objects(fx *f, uint64_t *seed, uint64_t *pages)
+{
+    size_t n = 0;
+    for (uint32_t o = 0; o < 3; o++) {
+        xlat_pec_entry d = {.pasid = FX_PASID, .start_vpn = 0x1000 * (o + 1),
+                            .interlv_gran = 1 + (uint32_t)(test_rand(seed) % 4), .positions = 4};
+        for (uint8_t k = 0; k < 4; k++)
+            d.gpu_map[k] = k;
+        for (int k = 3; k > 0; k--) {
+            int j = (int)(test_rand(seed) % (uint64_t)(k + 1));
+            uint8_t t = d.gpu_map[k];
+            d.gpu_map[k] = d.gpu_map[j];
+            d.gpu_map[j] = t;
+        }
+        uint64_t rounds = 1 + test_rand(seed) % 3, size = rounds * d.interlv_gran * 4;
+        d.end_vpn = d.start_vpn + size - 1;
+        uint64_t locals[12];
+        for (uint64_t i = 0; i < rounds * d.interlv_gran; i++)
+            locals[i] = 0x300 + o * 0x100 + i * 7;
+        fx_map_object(f, &d, locals);
+        for (uint64_t v = d.start_vpn; v <= d.end_vpn; v++)
+            pages[n++] = v;
+    }
+    for (uint64_t i = 0; i < 16; i++) {
+        ck_assert_int_eq(xlat_pagetable_map(f->pt, FX_PASID, (0x5000 + i) << 12, 0x9000 + i, 12,
+                                            XLAT_PERM_R),
+                         XLAT_OK);
+        pages[n++] = 0x5000 + i;
+    }
+    return n;
+}
+
+/* 2000 requests from random chiplets over the objects' pages, with small
+ * L2s (evictions), lossy messages and a shootdown halfway; every answer's
+ * frame is xlat_pagetable_lookup()'s, and both intra-package paths served
+ * some. */
+static void random_run(uint32_t ats_delay, uint64_t seed)
+{
+    xlat_fbarre_config c;
+    xlat_fbarre_config_init(&c);
+    c.drop_prob = 0.2;
+    fx f;
+    fx_init(&f, 4, &c, 16, ats_delay);
+    uint64_t pages[RND_PAGES], asked[2000];
+    size_t n = random_objects(&f, &seed, pages);
+    for (uint64_t id = 0; id < 2000; id++) {
+        asked[id] = pages[test_rand(&seed) % n];
+        fx_send_until_taken(&f, (uint32_t)(test_rand(&seed) % 4), id, asked[id]);
+        if (id == 1000) /* a shootdown while requests are in flight */
+            for (uint32_t x = 0; x < 4; x++)
+                ck_assert_int_eq(xlat_fbarre_shootdown(f.fb[x]), XLAT_OK);
+        fx_run_to(&f, xlat_now(f.ctx) + test_rand(&seed) % 3);
+    }
+    fx_run_to(&f, xlat_now(f.ctx) + 2000);
+    for (uint64_t id = 0; id < 2000; id++) {
+        xlat_tlb_entry e;
+        ck_assert_int_eq(xlat_pagetable_lookup(f.pt, FX_PASID, asked[id] << 12, &e), XLAT_OK);
+        ck_assert_int_eq(f.ans[id].got, 1);
+        ck_assert_int_eq(f.ans[id].status, XLAT_OK);
+        ck_assert_uint_eq(f.ans[id].pfn, e.pfn);
+    }
+    uint64_t local = 0, peer = 0;
+    for (uint32_t x = 0; x < 4; x++) {
+        local += fx_stats(&f, x).local_hits;
+        peer += fx_stats(&f, x).peer_hits;
+    }
+    ck_assert_uint_gt(local, 0);
+    ck_assert_uint_gt(peer, 0);
+    ck_assert_int_eq(f.breaches, 0);
+    fx_fini(&f);
+}
+
+/* The ATS host answers inside its translate, a cycle later, or after 100. */
+START_TEST(random_frames_are_the_page_tables)
+{
+    static const uint32_t delay[] = {0, 1, ATS};
+    random_run(delay[_i], 0xF0 + (uint64_t)_i);
+}
+END_TEST
+
+/* ---- refusals and errors ----------------------------------------------- */
+
+static void done_ignore(void *user, const xlat_resp *r)
+{
+    int *answers = user;
+    ck_assert_int_eq(r->status, XLAT_ERR_NOT_FOUND); /* nothing beyond: no next target */
+    ++*answers;
+}
+
+static int create_with(xlat_ctx *ctx, void (*change)(xlat_fbarre_config *))
+{
+    xlat_fbarre_config c;
+    xlat_fbarre_config_init(&c);
+    change(&c);
+    xlat_fbarre *fb = (xlat_fbarre *)&c;
+    int rc = xlat_fbarre_create(ctx, &c, &fb);
+    ck_assert_ptr_eq(fb, (xlat_fbarre *)&c); /* untouched */
+    ck_assert_str_ne(xlat_ctx_errmsg(ctx), "");
+    return rc;
+}
+
+static void one_chiplet(xlat_fbarre_config *c) { c->chiplets = 1; }
+static void nine_chiplets(xlat_fbarre_config *c) { c->chiplets = 9; }
+static void chiplet_out(xlat_fbarre_config *c) { c->chiplet = 4; }
+static void expanded_five(xlat_fbarre_config *c) { c->expanded = 1, c->chiplets = 5; }
+static void rows_300(xlat_fbarre_config *c) { c->filter_rows = 300; }
+static void ways_9(xlat_fbarre_config *c) { c->filter_ways = 9; }
+static void fp_bits_3(xlat_fbarre_config *c) { c->fp_bits = 3; }
+static void drop_too_likely(xlat_fbarre_config *c) { c->drop_prob = 1.5; }
+static void no_rate(xlat_fbarre_config *c) { c->msgs_per_cycle = 0; }
+static void no_records(xlat_fbarre_config *c) { c->max_outstanding = 0; }
+static void no_pec(xlat_fbarre_config *c) { c->pec_entries = 0; }
+static void old_struct(xlat_fbarre_config *c) { c->struct_size = 8; }
+static void bad_clock(xlat_fbarre_config *c) { c->clock_num = 3; }
+
+START_TEST(config_errors)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    void (*bad[])(xlat_fbarre_config *) = {one_chiplet,  nine_chiplets,   chiplet_out, expanded_five,
+                                           rows_300,     ways_9,          fp_bits_3,   drop_too_likely,
+                                           no_rate,      no_records,      no_pec,      old_struct,
+                                           bad_clock};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        ck_assert_int_eq(create_with(ctx, bad[i]), XLAT_ERR_INVAL);
+    xlat_fbarre_config c;
+    xlat_fbarre_config_init(&c);
+    xlat_fbarre *fb;
+    ck_assert_int_eq(xlat_fbarre_create(NULL, &c, &fb), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_create(ctx, NULL, &fb), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_create(ctx, &c, NULL), XLAT_ERR_INVAL);
+    xlat_fbarre_config_init(NULL);
+    xlat_fbarre_mesh_config mc;
+    xlat_fbarre_mesh_config_init(&mc);
+    mc.chiplet.chiplets = 9;
+    xlat_fbarre_mesh *mesh;
+    ck_assert_int_eq(xlat_fbarre_mesh_create(ctx, &mc, &mesh), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_mesh_create(ctx, NULL, &mesh), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_mesh_shootdown(NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_mesh_destroy(NULL), XLAT_OK);
+    xlat_fbarre_mesh_config_init(NULL);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
+START_TEST(call_errors)
+{
+    xlat_ctx *ctx = test_ctx(1, NULL);
+    xlat_fbarre_config c;
+    xlat_fbarre_config_init(&c);
+    c.max_outstanding = 1;
+    c.peer_slots = 1;
+    xlat_fbarre *fb;
+    ck_assert_int_eq(xlat_fbarre_create(ctx, &c, &fb), XLAT_OK);
+    ck_assert_int_eq(xlat_fbarre_set_peer(fb, 0, NULL, NULL, NULL), XLAT_ERR_INVAL); /* itself */
+    ck_assert_int_eq(xlat_fbarre_set_peer(fb, 4, NULL, NULL, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_set_peer(NULL, 1, NULL, NULL, NULL), XLAT_ERR_INVAL);
+    xlat_target hollow = XLAT_TARGET_INIT;
+    ck_assert_int_eq(xlat_fbarre_set_next(fb, &hollow), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_set_next(NULL, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_attach_l2(NULL, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_set_pec_source(NULL, NULL, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_shootdown(NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_pec_lookup(NULL, 1, 1, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_l2_inserted(fb, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_get_target(NULL, &hollow), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_fbarre_get_peer_target(NULL, &hollow), XLAT_ERR_INVAL);
+    ck_assert(!xlat_fbarre_filter_contains(NULL, 0, 1, 1));
+    ck_assert_uint_eq(xlat_fbarre_filter_count(fb, 4), 0);
+    xlat_fbarre_receive(fb, 1, 7ull << 40); /* from a chiplet beyond the package: ignored */
+    ck_assert_uint_eq(xlat_fbarre_filter_count(fb, 0) + xlat_fbarre_filter_count(fb, 1), 0);
+    /* One record each: the second request and the second peer request wait. */
+    xlat_target own = TEST_TARGET(fbarre, fb), peer = XLAT_TARGET_INIT;
+    ck_assert_int_eq(xlat_fbarre_get_peer_target(fb, &peer), XLAT_OK);
+    xlat_req r = {.id = 1, .vaddr = 0x1000, .pasid = 1};
+    int answers = 0;
+    ck_assert_int_eq(xlat_target_translate(&own, &r, done_ignore, &answers), XLAT_OK);
+    ck_assert_int_eq(xlat_target_translate(&own, &r, done_ignore, &answers), XLAT_ERR_AGAIN);
+    ck_assert_int_eq(xlat_target_translate(&peer, &r, done_ignore, &answers), XLAT_OK);
+    ck_assert_int_eq(xlat_target_translate(&peer, &r, done_ignore, &answers), XLAT_ERR_AGAIN);
+    r.access = (xlat_access)9;
+    ck_assert_int_eq(xlat_target_translate(&own, &r, done_ignore, &answers), XLAT_ERR_INVAL);
+    ck_assert_int_eq(answers, 0); /* never inside the call */
+    ck_assert_int_eq(xlat_advance(ctx, 5), XLAT_OK);
+    ck_assert_int_eq(answers, 2); /* no next target, and a NACK */
+    /* Held by an L2: not destroyed until it is rewired. */
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    xlat_tlb *l2;
+    ck_assert_int_eq(xlat_tlb_create(ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_set_next(l2, &own), XLAT_OK);
+    ck_assert_int_eq(xlat_fbarre_attach_l2(fb, l2), XLAT_OK);
+    ck_assert_int_eq(xlat_fbarre_destroy(fb), XLAT_ERR_BUSY);
+    ck_assert_int_eq(xlat_tlb_set_next(l2, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_destroy(l2), XLAT_OK); /* an L2 destroyed first is detached */
+    ck_assert_int_eq(xlat_fbarre_destroy(fb), XLAT_OK);
+    ck_assert_int_eq(xlat_fbarre_destroy(NULL), XLAT_OK);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
+static void name_of(void *user, uint32_t id, const char *kind, const char *unit,
+                    const char *counter, uint64_t value)
+{
+    (void)id, (void)unit, (void)value;
+    if (strcmp(kind, "fbarre") == 0 && strcmp(counter, "rcf_false_positives_7") == 0)
+        ++*(int *)user;
+}
+
+START_TEST(stats_by_name)
+{
+    fx f;
+    fx_init(&f, 2, NULL, 512, ATS);
+    int found = 0;
+    ck_assert_int_eq(xlat_stats_foreach(f.ctx, name_of, &found), XLAT_OK);
+    ck_assert_int_eq(found, 2);
+    fx_map_object(&f, &data2, data2_local);
+    fx_send(&f, 0, 1, 0xA1);
+    fx_run_to(&f, 200);
+    ck_assert_uint_eq(fx_stats(&f, 0).ats_requests, 1);
+    ck_assert_int_eq(xlat_stats_reset(f.ctx, unit_of(&f, 0)), XLAT_OK);
+    ck_assert_uint_eq(fx_stats(&f, 0).ats_requests, 0);
+    fx_fini(&f);
+}
+END_TEST
+
 Suite *fbarre_suite(void);
 
 Suite *fbarre_suite(void)
@@ -414,5 +646,11 @@ Suite *fbarre_suite(void)
     tcase_add_test(tc, drop_probability);
     tcase_add_test(tc, oracle_delivery);
     tcase_add_test(tc, mesh_builder);
+    tc = test_case(s, "random");
+    tcase_add_loop_test(tc, random_frames_are_the_page_tables, 0, 3);
+    tc = test_case(s, "errors");
+    tcase_add_test(tc, config_errors);
+    tcase_add_test(tc, call_errors);
+    tcase_add_test(tc, stats_by_name);
     return s;
 }

@@ -200,6 +200,21 @@ void fx_send(fx *f, uint32_t g, uint64_t id, uint64_t vpn)
     f->in_call = 0;
 }
 
+void fx_send_until_taken(fx *f, uint32_t g, uint64_t id, uint64_t vpn)
+{
+    xlat_req r = {.id = id, .vaddr = vpn << 12, .pasid = FX_PASID, .access = XLAT_ACCESS_READ,
+                  .gpu = (uint16_t)g};
+    for (;;) {
+        f->in_call = 1;
+        int rc = xlat_tlb_translate(f->l2[g], &r, l2_done, f);
+        f->in_call = 0;
+        if (rc == XLAT_OK)
+            return;
+        ck_assert_int_eq(rc, XLAT_ERR_AGAIN);
+        ck_assert_int_eq(xlat_tick(f->ctx), XLAT_OK);
+    }
+}
+
 void fx_run_to(fx *f, uint64_t t)
 {
     ck_assert_uint_le(xlat_now(f->ctx), t);

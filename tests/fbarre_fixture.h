@@ -76,6 +76,8 @@ void fx_fini(fx *f);
 void fx_map_object(fx *f, const xlat_pec_entry *d, const uint64_t *locals);
 /* Request `id` for page `vpn` from chiplet g's L2. */
 void fx_send(fx *f, uint32_t g, uint64_t id, uint64_t vpn);
+/* The same, advancing a cycle at a time while the L2 refuses. */
+void fx_send_until_taken(fx *f, uint32_t g, uint64_t id, uint64_t vpn);
 /* Advance to cycle `t`. */
 void fx_run_to(fx *f, uint64_t t);
 xlat_fbarre_stats fx_stats(const fx *f, uint32_t g);
