@@ -73,6 +73,26 @@ static void steps_0_to_2(fx *f)
     ck_assert_uint_eq(fx_stats(f, 1).msgs_received, 2);
 }
 
+/* GPU0's one-entry L2 takes another page at 150: 0xA1 is evicted. */
+static void evict_a1(fx *f)
+{
+    fx_run_to(f, 150);
+    xlat_tlb_entry other = {.pasid = FX_PASID, .vpn = 0x500, .pfn = 0x9999, .page_shift = 12,
+                            .perm = XLAT_PERM_R};
+    ck_assert_int_eq(xlat_tlb_insert(f->l2[0], &other, NULL), 1);
+}
+
+/* GPU1's miss on 0xA2 at 200 finds no filter: ATS at 210, answer at 310. */
+static void gpu1_miss_goes_to_ats(fx *f)
+{
+    fx_run_to(f, 200);
+    fx_send(f, 1, 2, 0xA2);
+    fx_run_to(f, 310);
+    expect_answer(f, 2, 0xB200, 310);
+    ck_assert_uint_eq(f->ats_requests, 2);
+    ck_assert_uint_eq(fx_stats(f, 0).peer_requests, 0);
+}
+
 START_TEST(fig12_walkthrough)
 {
     fx f;
@@ -130,21 +150,13 @@ START_TEST(fig12_delete)
     fx f;
     fx_init(&f, 2, NULL, 1, ATS);
     steps_0_to_2(&f);
-    fx_run_to(&f, 150);
-    xlat_tlb_entry other = {.pasid = FX_PASID, .vpn = 0x500, .pfn = 0x9999, .page_shift = 12,
-                            .perm = XLAT_PERM_R};
-    ck_assert_int_eq(xlat_tlb_insert(f.l2[0], &other, NULL), 1);
+    evict_a1(&f);
     ck_assert_uint_eq(count(&f, 0, 0), 0);
     fx_run_to(&f, 182);
     ck_assert_uint_eq(count(&f, 1, 0), 1);
     fx_run_to(&f, 183);
     ck_assert_uint_eq(count(&f, 1, 0), 0);
-    fx_run_to(&f, 200);
-    fx_send(&f, 1, 2, 0xA2);
-    fx_run_to(&f, 310);
-    expect_answer(&f, 2, 0xB200, 310);
-    ck_assert_uint_eq(f.ats_requests, 2);
-    ck_assert_uint_eq(fx_stats(&f, 0).peer_requests, 0);
+    gpu1_miss_goes_to_ats(&f);
     fx_fini(&f);
 }
 END_TEST
@@ -157,11 +169,8 @@ START_TEST(fig12_lost_update)
     fx f;
     fx_init(&f, 2, NULL, 1, ATS);
     steps_0_to_2(&f);
-    fx_run_to(&f, 150);
     f.port[0][1].lose = 1;
-    xlat_tlb_entry other = {.pasid = FX_PASID, .vpn = 0x500, .pfn = 0x9999, .page_shift = 12,
-                            .perm = XLAT_PERM_R};
-    ck_assert_int_eq(xlat_tlb_insert(f.l2[0], &other, NULL), 1);
+    evict_a1(&f);
     fx_run_to(&f, 200);
     ck_assert_uint_eq(count(&f, 1, 0), 2);
     fx_send(&f, 1, 2, 0xA2);
@@ -195,12 +204,7 @@ START_TEST(fig12_shootdown)
         ck_assert_int_eq(xlat_fbarre_pec_lookup(f.fb[g], FX_PASID, 0xA1, NULL), XLAT_ERR_NOT_FOUND);
         ck_assert_uint_eq(fx_stats(&f, g).shootdowns, 1);
     }
-    fx_run_to(&f, 200);
-    fx_send(&f, 1, 2, 0xA2);
-    fx_run_to(&f, 310);
-    expect_answer(&f, 2, 0xB200, 310);
-    ck_assert_uint_eq(f.ats_requests, 2);
-    ck_assert_uint_eq(fx_stats(&f, 0).peer_requests, 0);
+    gpu1_miss_goes_to_ats(&f);
     fx_fini(&f);
 }
 END_TEST

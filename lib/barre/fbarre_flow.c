@@ -12,20 +12,32 @@
 
 static void probe_filters(void *arg);
 
-int xlat__fb_translate(void *fbarre, const xlat_req *req, xlat_done_fn done, void *user)
+int xlat__fb_admit(struct xlat_fbarre *fb, struct xlat_pool *pool, const xlat_req *req,
+                   xlat_done_fn done, void *user, const char *full, struct fb_req **out)
 {
-    struct xlat_fbarre *fb = fbarre;
     if (!fb || !req || !done)
         return xlat__fail(fb ? fb->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_fbarre translate: NULL %s",
                           !fb ? "fbarre" : !req ? "req" : "done");
     int rc = xlat__req_check(fb->unit.ctx, req, "xlat_fbarre translate");
     if (rc != XLAT_OK)
         return rc;
-    struct fb_req *r = xlat__unit_req_take(&fb->unit);
+    struct fb_req *r = xlat__pool_take(pool);
     if (!r)
-        return xlat__unit_busy(&fb->unit, "max_outstanding requests in flight");
+        return xlat__unit_busy(&fb->unit, full);
     *r = (struct fb_req){.fb = fb, .req = *req, .done = done, .user = user,
                          .issued = fb->unit.ctx->now, .peer = FB_NO_PEER};
+    *out = r;
+    return XLAT_OK;
+}
+
+int xlat__fb_translate(void *fbarre, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    struct xlat_fbarre *fb = fbarre;
+    struct fb_req *r;
+    int rc = xlat__fb_admit(fb, fb ? &fb->unit.reqs : NULL, req, done, user,
+                            "max_outstanding requests in flight", &r);
+    if (rc != XLAT_OK)
+        return rc;
     fb->st.requests++;
     xlat__unit_post(&fb->unit, fb->cfg.filter_latency, probe_filters, r);
     return XLAT_OK;

@@ -14,18 +14,11 @@ static void serve_search(void *arg);
 int xlat__fb_serve(void *fbarre, const xlat_req *req, xlat_done_fn done, void *user)
 {
     struct xlat_fbarre *fb = fbarre;
-    if (!fb || !req || !done)
-        return xlat__fail(fb ? fb->unit.ctx : NULL, XLAT_ERR_INVAL,
-                          "xlat_fbarre peer target: NULL %s",
-                          !fb ? "fbarre" : !req ? "req" : "done");
-    int rc = xlat__req_check(fb->unit.ctx, req, "xlat_fbarre peer target");
+    struct fb_req *r;
+    int rc = xlat__fb_admit(fb, fb ? &fb->serving : NULL, req, done, user,
+                            "peer_slots peer requests in service", &r);
     if (rc != XLAT_OK)
         return rc;
-    struct fb_req *r = xlat__pool_take(&fb->serving);
-    if (!r)
-        return xlat__unit_busy(&fb->unit, "peer_slots peer requests in service");
-    *r = (struct fb_req){.fb = fb, .req = *req, .done = done, .user = user,
-                         .issued = fb->unit.ctx->now, .peer = FB_NO_PEER};
     fb->st.peer_requests++;
     xlat__unit_post(&fb->unit, fb->cfg.pec_latency, serve_search, r); /* ❸ */
     return XLAT_OK;

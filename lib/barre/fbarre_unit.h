@@ -92,6 +92,11 @@ void xlat__fb_l2_evicted(void *fbarre, xlat_tlb *tlb, const xlat_tlb_entry *vict
 void xlat__fb_note_insert(struct xlat_fbarre *fb, const xlat_tlb_entry *e);
 
 /* fbarre_flow.c and fbarre_serve.c */
+/* Checks a request and takes a record for it from `pool` (the L2's or the
+ * peers'): *out set and XLAT_OK, or the refusal (XLAT_ERR_AGAIN when the
+ * pool is full, `full` saying why). */
+int xlat__fb_admit(struct xlat_fbarre *fb, struct xlat_pool *pool, const xlat_req *req,
+                   xlat_done_fn done, void *user, const char *full, struct fb_req **out);
 int xlat__fb_translate(void *fbarre, const xlat_req *req, xlat_done_fn done, void *user);
 int xlat__fb_wait(void *fbarre, xlat_event_fn fn, void *user);
 int xlat__fb_serve(void *fbarre, const xlat_req *req, xlat_done_fn done, void *user);
