@@ -177,6 +177,23 @@ static int make_system(xlat_ctx *ctx, deps *d, void **out)
     return xlat_system_create(ctx, &c, (xlat_system **)out);
 }
 
+static int make_fbarre(xlat_ctx *ctx, deps *d, void **out)
+{
+    (void)d;
+    xlat_fbarre_config c;
+    xlat_fbarre_config_init(&c);
+    return xlat_fbarre_create(ctx, &c, (xlat_fbarre **)out);
+}
+
+static int make_fbarre_mesh(xlat_ctx *ctx, deps *d, void **out)
+{
+    (void)d;
+    xlat_fbarre_mesh_config c;
+    xlat_fbarre_mesh_config_init(&c);
+    c.chiplet.chiplets = 3;
+    return xlat_fbarre_mesh_create(ctx, &c, (xlat_fbarre_mesh **)out);
+}
+
 #define LOOP_TEST(name, make, unmake)                                                         \
     START_TEST(name) { fail_loop(make, (unmake_fn)(unmake), #name); }                         \
     END_TEST
@@ -193,6 +210,8 @@ LOOP_TEST(fail_iommu, make_iommu, xlat_iommu_destroy)
 LOOP_TEST(fail_iommu_least, make_iommu_least, xlat_iommu_destroy)
 LOOP_TEST(fail_gmmu, make_gmmu, xlat_gmmu_destroy)
 LOOP_TEST(fail_system, make_system, xlat_system_destroy)
+LOOP_TEST(fail_fbarre, make_fbarre, xlat_fbarre_destroy)
+LOOP_TEST(fail_fbarre_mesh, make_fbarre_mesh, xlat_fbarre_mesh_destroy)
 
 /* The context itself: its own allocations come from the allocator it is
  * given, so the loop is over xlat_ctx_create. */
@@ -237,5 +256,7 @@ Suite *alloc_fail_suite(void)
     tcase_add_test(tc, fail_iommu_least);
     tcase_add_test(tc, fail_gmmu);
     tcase_add_test(tc, fail_system);
+    tcase_add_test(tc, fail_fbarre);
+    tcase_add_test(tc, fail_fbarre_mesh);
     return s;
 }

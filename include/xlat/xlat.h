@@ -22,6 +22,7 @@
 #include "pwc.h"
 #include "barre.h"
 #include "barre_alloc.h"
+#include "fbarre.h"
 #include "walker.h"
 #include "gmmu.h"
 #include "link.h"
