@@ -531,6 +531,69 @@ START_TEST(preload_refused)
 }
 END_TEST
 
+/* No IOMMU TLB (Barre Chord's Table II): a request goes to the walk queue
+ * in the cycle it comes, whatever tlb_latency says, and a walk fills
+ * nothing. Two walkers of 4 x 125 cycles:
+ *   ids 0, 1, 2 at 0 (pages 0, 1, 2): 0 and 1 walk 0..500, 2 waits, 500..1000
+ *   id 3 at 1000 (page 0 again): no fill to hit, walked 1000..1500        */
+START_TEST(no_tlb_walks_at_once)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    wc.walkers = 2;
+    c.no_tlb = true;
+    c.tlb_latency = 200; /* ignored */
+    make(&c);
+    ck_assert_ptr_null(xlat_iommu_tlb(h.iommu));
+    for (uint64_t p = 0; p < 3; p++)
+        ck_assert_int_eq(send(p, p << 12, 0), XLAT_OK);
+    ck_assert_int_eq(h.n, 0); /* never inside translate */
+    xlat_advance(h.ctx, 1000);
+    send(3, 0, 1);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 4);
+    uint64_t completed[4] = {500, 500, 1000, 1500};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, (uint64_t)i);
+        ck_assert_uint_eq(h.done[i].completed, completed[i]);
+        ck_assert_uint_eq(h.done[i].pfn, 0x900 + (uint64_t)(i % 3));
+    }
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
+    ck_assert_uint_eq(st.walks, 4);
+    ck_assert_uint_eq(st.tlb_hits, 0);
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 7, .pfn = 1, .page_shift = 12};
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 0, &e), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "no TLB"));
+    ck_assert_int_eq(xlat_iommu_flush(h.iommu), 0);
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, 0), 0);
+}
+END_TEST
+
+/* Without a TLB only mostly-inclusive makes sense: the other policies say
+ * what the IOMMU TLB holds. A second level is refused as well. */
+START_TEST(no_tlb_refuses_tlb_policies)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    c.no_tlb = true;
+    xlat_incl refused[] = {XLAT_INCL_INCLUSIVE, XLAT_INCL_EXCLUSIVE, XLAT_INCL_LEAST};
+    for (size_t i = 0; i < 3; i++) {
+        c.inclusion = refused[i];
+        ck_assert_int_eq(xlat_iommu_create(h.ctx, &c, &h.iommu), XLAT_ERR_INVAL);
+        ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "no_tlb"));
+        ck_assert_ptr_null(h.iommu);
+    }
+    c.inclusion = XLAT_INCL_MOSTLY;
+    c.tlb2_entries = 8;
+    c.tlb2_ways = 8;
+    ck_assert_int_eq(xlat_iommu_create(h.ctx, &c, &h.iommu), XLAT_ERR_INVAL);
+    ck_assert_ptr_null(h.iommu);
+}
+END_TEST
+
 /* Each inclusion policy owns its state (least-TLB's tracker partitions,
  * counters): created with the IOMMU, freed with it, and an allocation
  * failure at any point of the creation leaves nothing behind. */
@@ -773,5 +836,7 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, preload_refused);
     tcase_add_test(tc, policy_state_fails_cleanly);
     tcase_add_test(tc, interconnect_on_the_l2_port);
+    tcase_add_test(tc, no_tlb_walks_at_once);
+    tcase_add_test(tc, no_tlb_refuses_tlb_policies);
     return s;
 }
