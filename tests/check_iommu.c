@@ -410,6 +410,50 @@ START_TEST(tracker_false_positive_rate)
 }
 END_TEST
 
+/* The exact tracker (Barre Chord §VII-A's "ideal" filter): a partition of
+ * 1024 keys (4096 split among 4 GPUs) holds every page its L2 does and
+ * nothing else, through fills, refills, shootdowns of half of them (the
+ * runs of its table shift back) and a capacity that refuses the 1025th. */
+START_TEST(tracker_exact_has_no_false_positive)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tracker_exact = true;
+    c.tracker_entries = 4096;
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 2048, "gpu1.l2");
+    for (uint64_t i = 0; i < 1024; i++) {
+        xlat_tlb_entry e = {.pasid = 1, .vpn = 0x10000 + i * 7, .pfn = i, .page_shift = 12};
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK); /* held once */
+    }
+    for (uint64_t i = 0; i < 1024; i += 2)
+        ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, (0x10000 + i * 7) << 12), 1);
+    for (uint64_t i = 0; i < 1024; i++)
+        ck_assert_int_eq(xlat_iommu_tracked(h.iommu, 1, 1, (0x10000 + i * 7) << 12), i % 2);
+    int positive = 0;
+    for (uint64_t i = 0; i < 10000; i++)
+        positive += xlat_iommu_tracked(h.iommu, 1, 1, (0x80000 + i) << 12);
+    ck_assert_int_eq(positive, 0);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
+    ck_assert_uint_eq(st.tracker_full, 0);
+    for (uint64_t i = 0; i < 513; i++) { /* 512 held + 512 = capacity; one more is refused */
+        xlat_tlb_entry e = {.pasid = 2, .vpn = i, .pfn = i, .page_shift = 12};
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    }
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
+    ck_assert_uint_eq(st.tracker_full, 1);
+    ck_assert(!xlat_iommu_tracked(h.iommu, 1, 2, 512ull << 12));
+    ck_assert(xlat_iommu_tracked(h.iommu, 1, 2, 511ull << 12));
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 /* A probe that misses deletes the key it was sent for, whatever its page
  * size; it used to delete the 4 KiB key only, so a false positive on a
  * 2 MiB key stayed for its whole region. */
@@ -838,5 +882,6 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, interconnect_on_the_l2_port);
     tcase_add_test(tc, no_tlb_walks_at_once);
     tcase_add_test(tc, no_tlb_refuses_tlb_policies);
+    tcase_add_test(tc, tracker_exact_has_no_false_positive);
     return s;
 }

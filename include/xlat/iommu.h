@@ -149,6 +149,16 @@ typedef struct xlat_iommu_config {
      *  least-TLB keep the L2s' victims in it), so create refuses them with
      *  ::XLAT_ERR_INVAL. */
     bool        no_tlb;
+    /** least-TLB's Local TLB tracker as an exact set instead of a cuckoo filter
+     *  (default false): each GPU's partition holds up to tracker_entries / gpus
+     *  keys (PASID, page, page size) and reports exactly those, with no false
+     *  positive and no refused insertion below that capacity (a key inserted twice
+     *  is held once); `tracker_fp_bits` and `tracker_bucket` are ignored. It is
+     *  the "ideal 1024-entry cuckoo filter (100% true positive)" with which
+     *  "Barre Chord: Efficient Virtual Memory Translation for Multi-Chip-Module
+     *  GPUs" §VII-A runs least-TLB. A full partition refuses the key
+     *  (xlat_iommu_stats::tracker_full), as a full cuckoo filter does. */
+    bool        tracker_exact;
 } xlat_iommu_config;
 
 /**
