@@ -38,6 +38,7 @@ static const struct { const char *header; const char *folder; } public_headers[]
     {"gmmu.h", "iommu"},    {"iommu.h", "iommu"},     {"system.h", "system"},
     {"stats.h", "core"},    {"xlat.h", "system"},     {"barre.h", "barre"},
     {"experimental.h", "iommu"}, /* it reaches up to iommu.h */
+    {"mcm.h", "system"},
 };
 
 static int rank_of(const char *folder)
