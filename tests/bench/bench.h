@@ -60,5 +60,6 @@ void bench_walker(void);
 void bench_reference(void);
 void bench_gmmu(void);
 void bench_system(void);
+void bench_mcm(void);
 
 #endif
