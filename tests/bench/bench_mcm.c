@@ -41,21 +41,8 @@ static void on_done(void *user, const xlat_resp *r)
 
 static int rig_build(mcm_rig *r, xlat_mcm_variant v)
 {
-    xlat_physmem_config pc;
-    xlat_physmem_config_init(&pc);
-    xlat_pagetable_config tc;
-    xlat_pagetable_config_init(&tc);
-    if (xlat_ctx_create(NULL, &r->ctx) || xlat_physmem_create(r->ctx, &pc, &r->mem))
+    if (bench_mapped_table(&r->ctx, &r->mem, &r->pt, MCM_PAGES, MCM_BASE))
         return -1;
-    tc.mem = r->mem;
-    if (xlat_pagetable_create(r->ctx, &tc, &r->pt))
-        return -1;
-    for (uint64_t p = 0; p < MCM_PAGES; p++) {
-        uint64_t pfn;
-        if (xlat_physmem_place(r->mem, p, 0, 1, &pfn) ||
-            xlat_pagetable_map(r->pt, 1, MCM_BASE + p * 4096, pfn, 12, XLAT_PERM_R | XLAT_PERM_W))
-            return -1;
-    }
     static xlat_mcm_config mcm; /* its pointers lead into itself: filled where it lives */
     if (xlat_mcm_preset(&mcm, sizeof(mcm), v))
         return -1;
