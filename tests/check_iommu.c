@@ -410,6 +410,50 @@ START_TEST(tracker_false_positive_rate)
 }
 END_TEST
 
+/* The exact tracker (Barre Chord §VII-A's "ideal" filter): a partition of
+ * 1024 keys (4096 split among 4 GPUs) holds every page its L2 does and
+ * nothing else, through fills, refills, shootdowns of half of them (the
+ * runs of its table shift back) and a capacity that refuses the 1025th. */
+START_TEST(tracker_exact_has_no_false_positive)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    c.inclusion = XLAT_INCL_LEAST;
+    c.tracker_exact = true;
+    c.tracker_entries = 4096;
+    make(&c);
+    xlat_tlb *l2 = attach_l2(1, 2048, "gpu1.l2");
+    for (uint64_t i = 0; i < 1024; i++) {
+        xlat_tlb_entry e = {.pasid = 1, .vpn = 0x10000 + i * 7, .pfn = i, .page_shift = 12};
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK); /* held once */
+    }
+    for (uint64_t i = 0; i < 1024; i += 2)
+        ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, (0x10000 + i * 7) << 12), 1);
+    for (uint64_t i = 0; i < 1024; i++)
+        ck_assert_int_eq(xlat_iommu_tracked(h.iommu, 1, 1, (0x10000 + i * 7) << 12), i % 2);
+    int positive = 0;
+    for (uint64_t i = 0; i < 10000; i++)
+        positive += xlat_iommu_tracked(h.iommu, 1, 1, (0x80000 + i) << 12);
+    ck_assert_int_eq(positive, 0);
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
+    ck_assert_uint_eq(st.tracker_full, 0);
+    for (uint64_t i = 0; i < 513; i++) { /* 512 held + 512 = capacity; one more is refused */
+        xlat_tlb_entry e = {.pasid = 2, .vpn = i, .pfn = i, .page_shift = 12};
+        ck_assert_int_eq(xlat_iommu_preload_l2(h.iommu, 1, &e), XLAT_OK);
+    }
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
+    ck_assert_uint_eq(st.tracker_full, 1);
+    ck_assert(!xlat_iommu_tracked(h.iommu, 1, 2, 512ull << 12));
+    ck_assert(xlat_iommu_tracked(h.iommu, 1, 2, 511ull << 12));
+    xlat_iommu_destroy(h.iommu);
+    h.iommu = NULL;
+    xlat_tlb_destroy(l2);
+}
+END_TEST
+
 /* A probe that misses deletes the key it was sent for, whatever its page
  * size; it used to delete the 4 KiB key only, so a false positive on a
  * 2 MiB key stayed for its whole region. */
@@ -528,6 +572,69 @@ START_TEST(preload_refused)
         xlat_iommu_destroy(h.iommu);
         h.iommu = NULL;
     }
+}
+END_TEST
+
+/* No IOMMU TLB (Barre Chord's Table II): a request goes to the walk queue
+ * in the cycle it comes, whatever tlb_latency says, and a walk fills
+ * nothing. Two walkers of 4 x 125 cycles:
+ *   ids 0, 1, 2 at 0 (pages 0, 1, 2): 0 and 1 walk 0..500, 2 waits, 500..1000
+ *   id 3 at 1000 (page 0 again): no fill to hit, walked 1000..1500        */
+START_TEST(no_tlb_walks_at_once)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    wc.walkers = 2;
+    c.no_tlb = true;
+    c.tlb_latency = 200; /* ignored */
+    make(&c);
+    ck_assert_ptr_null(xlat_iommu_tlb(h.iommu));
+    for (uint64_t p = 0; p < 3; p++)
+        ck_assert_int_eq(send(p, p << 12, 0), XLAT_OK);
+    ck_assert_int_eq(h.n, 0); /* never inside translate */
+    xlat_advance(h.ctx, 1000);
+    send(3, 0, 1);
+    xlat_advance(h.ctx, 1000);
+    ck_assert_int_eq(h.n, 4);
+    uint64_t completed[4] = {500, 500, 1000, 1500};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(h.done[i].id, (uint64_t)i);
+        ck_assert_uint_eq(h.done[i].completed, completed[i]);
+        ck_assert_uint_eq(h.done[i].pfn, 0x900 + (uint64_t)(i % 3));
+    }
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(h.iommu, &st, sizeof(st));
+    ck_assert_uint_eq(st.walks, 4);
+    ck_assert_uint_eq(st.tlb_hits, 0);
+    xlat_tlb_entry e = {.pasid = 1, .vpn = 7, .pfn = 1, .page_shift = 12};
+    ck_assert_int_eq(xlat_iommu_preload(h.iommu, 0, &e), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "no TLB"));
+    ck_assert_int_eq(xlat_iommu_flush(h.iommu), 0);
+    ck_assert_int_eq(xlat_iommu_invalidate(h.iommu, 1, 0), 0);
+}
+END_TEST
+
+/* Without a TLB only mostly-inclusive makes sense: the other policies say
+ * what the IOMMU TLB holds. A second level is refused as well. */
+START_TEST(no_tlb_refuses_tlb_policies)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    c.no_tlb = true;
+    xlat_incl refused[] = {XLAT_INCL_INCLUSIVE, XLAT_INCL_EXCLUSIVE, XLAT_INCL_LEAST};
+    for (size_t i = 0; i < 3; i++) {
+        c.inclusion = refused[i];
+        ck_assert_int_eq(xlat_iommu_create(h.ctx, &c, &h.iommu), XLAT_ERR_INVAL);
+        ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h.ctx), "no_tlb"));
+        ck_assert_ptr_null(h.iommu);
+    }
+    c.inclusion = XLAT_INCL_MOSTLY;
+    c.tlb2_entries = 8;
+    c.tlb2_ways = 8;
+    ck_assert_int_eq(xlat_iommu_create(h.ctx, &c, &h.iommu), XLAT_ERR_INVAL);
+    ck_assert_ptr_null(h.iommu);
 }
 END_TEST
 
@@ -773,5 +880,8 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, preload_refused);
     tcase_add_test(tc, policy_state_fails_cleanly);
     tcase_add_test(tc, interconnect_on_the_l2_port);
+    tcase_add_test(tc, no_tlb_walks_at_once);
+    tcase_add_test(tc, no_tlb_refuses_tlb_policies);
+    tcase_add_test(tc, tracker_exact_has_no_false_positive);
     return s;
 }

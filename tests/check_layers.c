@@ -40,6 +40,7 @@ static const struct { const char *header; const char *folder; } public_headers[]
     {"barre_alloc.h", "barre"},
     {"fbarre.h", "barre"},
     {"experimental.h", "iommu"}, /* it reaches up to iommu.h */
+    {"mcm.h", "system"},
 };
 
 static int rank_of(const char *folder)

@@ -125,7 +125,8 @@ XLAT_API xlat_gmmu_routing xlat_gmmu_decide(const xlat_gmmu_config *cfg, uint64_
  * @param source the GPU whose victim it counts as, below xlat_iommu_config::gpus.
  * @param e the translation (copied).
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift, or an entry the
+ * @retval XLAT_ERR_INVAL NULL, a bad source or page_shift, an IOMMU without a
+ *         TLB (xlat_iommu_config::no_tlb), or an entry the
  *         IOMMU TLB refuses (a vpn too wide for its page size); nothing is
  *         inserted or counted
  * @retval XLAT_ERR_NOMEM an unbounded IOMMU TLB could not grow (nothing counted)

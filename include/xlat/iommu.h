@@ -137,6 +137,28 @@ typedef struct xlat_iommu_config {
     uint32_t    clock_num;
     /** Denominator of the clock ratio (see clock_num); 0 only with clock_num 0. */
     uint32_t    clock_den;
+    /** No IOMMU TLB at all (default false), as in the baseline MCM-GPU of "Barre
+     *  Chord: Efficient Virtual Memory Translation for Multi-Chip-Module GPUs"
+     *  (Table II lists none). `tlb_entries` 0 is an *unbounded* TLB, not none: here
+     *  a request goes to the walk queue in the cycle it is accepted, with no
+     *  lookup latency (`tlb_*` and `tlb2_*` are ignored, except that a
+     *  second-level TLB is refused), walks fill no IOMMU TLB, L2 victims are not
+     *  followed, xlat_iommu_tlb() returns NULL and xlat_iommu_preload() is refused.
+     *  Only ::XLAT_INCL_MOSTLY makes sense without one: the other policies say what
+     *  the IOMMU TLB holds (inclusive back-invalidates its victims, exclusive and
+     *  least-TLB keep the L2s' victims in it), so create refuses them with
+     *  ::XLAT_ERR_INVAL. */
+    bool        no_tlb;
+    /** least-TLB's Local TLB tracker as an exact set instead of a cuckoo filter
+     *  (default false): each GPU's partition holds up to tracker_entries / gpus
+     *  keys (PASID, page, page size) and reports exactly those, with no false
+     *  positive and no refused insertion below that capacity (a key inserted twice
+     *  is held once); `tracker_fp_bits` and `tracker_bucket` are ignored. It is
+     *  the "ideal 1024-entry cuckoo filter (100% true positive)" with which
+     *  "Barre Chord: Efficient Virtual Memory Translation for Multi-Chip-Module
+     *  GPUs" §VII-A runs least-TLB. A full partition refuses the key
+     *  (xlat_iommu_stats::tracker_full), as a full cuckoo filter does. */
+    bool        tracker_exact;
 } xlat_iommu_config;
 
 /**
@@ -430,7 +452,8 @@ XLAT_API int xlat_iommu_invalidate(xlat_iommu *iommu, uint32_t pasid, uint64_t v
 /**
  * @brief The IOMMU TLB (first level), for statistics and inspection.
  * @param iommu the IOMMU, or NULL.
- * @return the TLB, owned by the IOMMU; NULL for NULL.
+ * @return the TLB, owned by the IOMMU; NULL for NULL or an IOMMU without a
+ *         TLB (xlat_iommu_config::no_tlb).
  */
 XLAT_API xlat_tlb *xlat_iommu_tlb(const xlat_iommu *iommu);
 

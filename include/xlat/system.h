@@ -90,6 +90,20 @@ typedef struct xlat_system_config {
      *  dynamic GMMU needs its locality source); copied at create, honouring its own
      *  struct_size. NULL: xlat_gmmu_config_init()'s defaults. */
     const xlat_gmmu_config *gmmu_cfg;
+    /** One L2 TLB shared by every GPU (default false): the "oracle shared L2 TLB"
+     *  of "Barre Chord: Efficient Virtual Memory Translation for Multi-Chip-Module
+     *  GPUs" §III-D (Fig 6), one physical TLB with no inter-chip cost. Every CU's
+     *  L1 misses into it, it is built from the `l2` template as it stands (the
+     *  paper's 4x entries and 4x processing bandwidth are the template's to set;
+     *  xlat_mcm_preset() does), and its misses go down GPU 0's link, each
+     *  request keeping its own xlat_req::gpu. It is GPU 0's L2 for the IOMMU
+     *  (victims, probes, shootdowns). xlat_system_l2() returns it for every GPU;
+     *  xlat_system_link() returns NULL for the GPUs above 0, which have no link;
+     *  xlat_system_flush_gpu() empties it with any GPU's L1s;
+     *  xlat_system_gpu_memory() counts it in GPU 0's bytes. Refused
+     *  (::XLAT_ERR_INVAL) with `probe_ring`, `gmmu` or a least-TLB IOMMU, whose
+     *  per-GPU L2s it does away with. */
+    bool              shared_l2;
 } xlat_system_config;
 
 /**
@@ -138,7 +152,8 @@ XLAT_API void xlat_system_l2_config_init(xlat_tlb_config *cfg);
  * @param out receives the handle.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL arguments, no IOMMU template, gpus outside 1..64,
- *         cus outside 1..1024, or a unit's configuration its create refuses
+ *         cus outside 1..1024, `shared_l2` with `probe_ring`, `gmmu` or a
+ *         least-TLB IOMMU, or a unit's configuration its create refuses
  *         (the message names it)
  * @retval XLAT_ERR_UNSUPPORTED a config or template from a newer libxlat
  * @retval XLAT_ERR_NOMEM
@@ -213,7 +228,8 @@ XLAT_API xlat_tlb *xlat_system_l1(const xlat_system *sys, uint32_t gpu, uint32_t
  * @brief GPU `gpu`'s L2 TLB.
  * @param sys the system, or NULL.
  * @param gpu the GPU.
- * @return the TLB, owned by the system; NULL for NULL or out of range.
+ * @return the TLB, owned by the system (the one shared TLB for every GPU with
+ *         xlat_system_config::shared_l2); NULL for NULL or out of range.
  */
 XLAT_API xlat_tlb *xlat_system_l2(const xlat_system *sys, uint32_t gpu);
 /**
@@ -228,7 +244,8 @@ XLAT_API xlat_gmmu *xlat_system_gmmu(const xlat_system *sys, uint32_t gpu);
  * @brief GPU `gpu`'s link to the IOMMU.
  * @param sys the system, or NULL.
  * @param gpu the GPU.
- * @return the link, owned by the system; NULL for NULL or out of range.
+ * @return the link, owned by the system; NULL for NULL, out of range, or a
+ *         GPU above 0 with xlat_system_config::shared_l2.
  */
 XLAT_API xlat_link *xlat_system_link(const xlat_system *sys, uint32_t gpu);
 /**

@@ -28,5 +28,6 @@
 #include "link.h"
 #include "iommu.h"
 #include "system.h"
+#include "mcm.h"
 
 #endif /* XLAT_XLAT_H */

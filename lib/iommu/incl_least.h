@@ -7,10 +7,32 @@
 /* The largest spill counter N: xlat_meta.spill_credit is 8 bits. */
 #define LEAST_SC_MAX 255u
 
+/* A tracker key: what a partition records of one L2 entry. */
+struct tracker_key {
+    uint32_t pasid;
+    uint8_t shift;
+    uint64_t vpn;
+};
+
+/* How a tracker partition stores its keys: least-TLB's cuckoo filter
+ * (incl_least_tracker.c) or an exact set (tracker_exact.c). */
+struct tracker_set_ops {
+    int (*create)(xlat_ctx *ctx, const xlat_iommu_config *cfg, uint32_t capacity, void **out);
+    void (*destroy)(void *set);
+    int (*insert)(void *set, const struct tracker_key *k); /* 1 added, 0 held already, < 0 full */
+    bool (*remove)(void *set, const struct tracker_key *k);
+    bool (*contains)(const void *set, const struct tracker_key *k);
+    void (*clear)(void *set);
+};
+
+extern const struct tracker_set_ops xlat__tracker_cuckoo;
+extern const struct tracker_set_ops xlat__tracker_exact;
+
 struct least {
     struct incl_base base;   /* first: the shared steps use it (base.sv) */
     uint32_t gpus;
-    xlat_cuckoo *tracker[INCL_MAX_GPUS];     /* the Local TLB tracker (§4.1) */
+    const struct tracker_set_ops *set;       /* how the partitions store keys */
+    void *tracker[INCL_MAX_GPUS];            /* the Local TLB tracker (§4.1), per GPU */
     uint64_t tracker_shifts[INCL_MAX_GPUS];  /* page sizes each partition holds */
     uint32_t tracker_sizes[INCL_MAX_GPUS][64]; /* its keys by page shift */
     uint64_t evictions[INCL_MAX_GPUS]; /* cumulative Eviction Counters (§4.2) */

@@ -6,28 +6,66 @@
  * key asked is one more chance of a false positive, so asking the 2 MiB and
  * 1 GiB keys when only 4 KiB pages are tracked raised the rate from about
  * 0.23 (the paper's 0.2 with 4-bit fingerprints) to about 0.55.
+ * With tracker_exact the partitions are exact sets (tracker_exact.c).
  */
 #include "incl_least.h"
 
-static uint64_t key_of(uint32_t pasid, uint64_t vpn, uint8_t shift)
+static uint64_t key_of(const struct tracker_key *k)
 {
-    return xlat__mix64(vpn ^ xlat__mix64(((uint64_t)pasid << 8) | shift));
+    return xlat__mix64(k->vpn ^ xlat__mix64(((uint64_t)k->pasid << 8) | k->shift));
 }
+
+/* ---- the cuckoo filter: least-TLB's own tracker ------------------------ */
+
+static int cuckoo_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, uint32_t capacity,
+                         void **out)
+{
+    xlat_cuckoo_config c;
+    xlat_cuckoo_config_init(&c);
+    c.capacity = capacity;
+    c.fp_bits = cfg->tracker_fp_bits;
+    c.bucket_size = cfg->tracker_bucket;
+    return xlat_cuckoo_create(ctx, &c, (xlat_cuckoo **)out);
+}
+
+static void cuckoo_destroy(void *set) { xlat_cuckoo_destroy(set); }
+
+/* A filter holds a key inserted twice twice: every insertion counts. */
+static int cuckoo_insert(void *set, const struct tracker_key *k)
+{
+    int rc = xlat_cuckoo_insert(set, key_of(k));
+    return rc == XLAT_OK ? 1 : rc;
+}
+
+static bool cuckoo_remove(void *set, const struct tracker_key *k)
+{
+    return xlat_cuckoo_remove(set, key_of(k)) == XLAT_OK;
+}
+
+static bool cuckoo_contains(const void *set, const struct tracker_key *k)
+{
+    return xlat_cuckoo_contains(set, key_of(k));
+}
+
+static void cuckoo_clear(void *set) { xlat_cuckoo_clear(set); }
+
+const struct tracker_set_ops xlat__tracker_cuckoo = {
+    cuckoo_create, cuckoo_destroy, cuckoo_insert, cuckoo_remove, cuckoo_contains, cuckoo_clear,
+};
+
+/* ---- the tracker ------------------------------------------------------- */
 
 int xlat__tracker_init(struct least *s)
 {
     const xlat_iommu_config *cfg = s->base.sv->cfg;
-    xlat_cuckoo_config c;
-    xlat_cuckoo_config_init(&c);
-    c.capacity = cfg->tracker_entries / cfg->gpus;
-    c.fp_bits = cfg->tracker_fp_bits;
-    c.bucket_size = cfg->tracker_bucket;
-    if (c.capacity == 0)
+    uint32_t capacity = cfg->tracker_entries / cfg->gpus;
+    s->set = cfg->tracker_exact ? &xlat__tracker_exact : &xlat__tracker_cuckoo;
+    if (capacity == 0)
         return xlat__fail(s->base.sv->ctx, XLAT_ERR_INVAL,
                           "iommu %s: %u tracker entries cannot be split among %u GPUs",
                           s->base.sv->name, cfg->tracker_entries, cfg->gpus);
     for (uint32_t g = 0; g < cfg->gpus; g++) {
-        int rc = xlat_cuckoo_create(s->base.sv->ctx, &c, &s->tracker[g]);
+        int rc = s->set->create(s->base.sv->ctx, cfg, capacity, &s->tracker[g]);
         if (rc != XLAT_OK)
             return rc;
     }
@@ -37,7 +75,8 @@ int xlat__tracker_init(struct least *s)
 void xlat__tracker_release(struct least *s)
 {
     for (uint32_t g = 0; g < INCL_MAX_GPUS; g++) {
-        xlat_cuckoo_destroy(s->tracker[g]);
+        if (s->tracker[g])
+            s->set->destroy(s->tracker[g]);
         s->tracker[g] = NULL;
     }
 }
@@ -57,17 +96,19 @@ void xlat__tracker_add(struct least *s, uint32_t gpu, const xlat_tlb_entry *e)
     if (!s->tracker[gpu])
         return;
     s->base.sv->st->tracker_inserts++;
+    struct tracker_key k = {e->pasid, e->page_shift, e->vpn};
+    int added = s->set->insert(s->tracker[gpu], &k);
     /* A full partition only loses remote hits: the walk always runs. */
-    if (xlat_cuckoo_insert(s->tracker[gpu], key_of(e->pasid, e->vpn, e->page_shift)) != XLAT_OK)
+    if (added < 0)
         s->base.sv->st->tracker_full++;
-    else
+    else if (added)
         count_size(s, gpu, e->page_shift & 63, +1);
 }
 
 void xlat__tracker_del(struct least *s, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    if (s->tracker[gpu] &&
-        xlat_cuckoo_remove(s->tracker[gpu], key_of(e->pasid, e->vpn, e->page_shift)) == XLAT_OK)
+    struct tracker_key k = {e->pasid, e->page_shift, e->vpn};
+    if (s->tracker[gpu] && s->set->remove(s->tracker[gpu], &k))
         count_size(s, gpu, e->page_shift & 63, -1);
 }
 
@@ -79,7 +120,8 @@ static uint64_t partition_match(const struct least *s, uint32_t g, uint32_t pasi
     uint64_t match = 0;
     for (uint64_t left = s->tracker_shifts[g]; left; left &= left - 1) {
         uint8_t shift = (uint8_t)__builtin_ctzll(left);
-        if (xlat_cuckoo_contains(s->tracker[g], key_of(pasid, vaddr >> shift, shift)))
+        struct tracker_key k = {pasid, shift, vaddr >> shift};
+        if (s->set->contains(s->tracker[g], &k))
             match |= 1ull << shift;
     }
     return match;
@@ -107,7 +149,7 @@ void xlat__tracker_forget(struct least *s, uint32_t gpu, uint32_t pasid, uint64_
 void xlat__tracker_reset(struct least *s)
 {
     for (uint32_t g = 0; g < s->gpus; g++)
-        xlat_cuckoo_clear(s->tracker[g]);
+        s->set->clear(s->tracker[g]);
     memset(s->tracker_sizes, 0, sizeof(s->tracker_sizes));
     memset(s->tracker_shifts, 0, sizeof(s->tracker_shifts));
 }

@@ -15,6 +15,7 @@
 
 static void lookup_done(void *arg);
 static void lookup2_done(void *arg);
+static void walk_at_once(void *arg);
 static void issue_walk(struct iommu_req *r);
 static void probe_answered(void *ctx, const xlat_tlb_entry *hit);
 
@@ -77,6 +78,10 @@ static int check_config(xlat_ctx *ctx, const xlat_iommu_config *c)
     if (c->tlb2_entries && c->inclusion != XLAT_INCL_MOSTLY)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "iommu %s: a second-level IOMMU TLB needs the mostly-inclusive policy", n);
+    if (c->no_tlb && (c->inclusion != XLAT_INCL_MOSTLY || c->tlb2_entries))
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "iommu %s: without an IOMMU TLB (no_tlb) only the mostly-inclusive"
+                          " policy and no second-level TLB make sense", n);
     if (c->buffer_entries == 0 || c->fault_batch == 0)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "iommu %s: buffer_entries and fault_batch must be >= 1", n);
@@ -181,7 +186,8 @@ static int reserve(struct xlat_iommu *m)
 
 static int build(struct xlat_iommu *m)
 {
-    int rc = make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
+    int rc = m->cfg.no_tlb ? XLAT_OK
+                           : make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
     if (rc == XLAT_OK && m->cfg.tlb2_entries)
         rc = make_tlb(m, &m->tlb2, ".l2", m->cfg.tlb2_entries, m->cfg.tlb2_ways);
     m->walk.fault_fn = m->cfg.fault_fn ? xlat__iommu_walk_fault : NULL;
@@ -479,9 +485,16 @@ int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, 
     r->probe_gpu = -1;
     m->in_service++;
     m->st.requests++;
-    xlat__unit_post(&m->u, m->cfg.tlb_latency, lookup_done, r);
+    /* Without a TLB the walk is queued in this cycle, yet never inside
+     * this call: the walkers may refuse it with an answer. */
+    if (m->cfg.no_tlb)
+        xlat__unit_post(&m->u, 0, walk_at_once, r);
+    else
+        xlat__unit_post(&m->u, m->cfg.tlb_latency, lookup_done, r);
     return XLAT_OK;
 }
+
+static void walk_at_once(void *arg) { issue_walk(arg); }
 
 /* The TLB is read when its latency has passed, so an invalidation during
  * the lookup is seen. */

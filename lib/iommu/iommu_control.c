@@ -5,7 +5,7 @@ int xlat_iommu_flush(xlat_iommu *m)
 {
     if (!m)
         return XLAT_ERR_INVAL;
-    int removed = xlat_tlb_flush(m->tlb);
+    int removed = m->tlb ? xlat_tlb_flush(m->tlb) : 0;
     if (m->tlb2)
         removed += xlat_tlb_flush(m->tlb2);
     if (m->incl->on_flush)
@@ -51,6 +51,9 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
                           !m || !e ? "NULL argument" : "source GPU out of range");
     if (e->page_shift < 12 || e->page_shift > 63)
         return xlat__fail(m->u.ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: page_shift %u", e->page_shift);
+    if (!m->tlb)
+        return xlat__fail(m->u.ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: iommu %s has no TLB",
+                          m->u.name);
     xlat_tlb_entry in = *e;
     xlat__iommu_native(m, &in); /* a native victim of `source` */
     if (m->incl->preload)

@@ -67,7 +67,7 @@ void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *vict
 {
     struct xlat_iommu *m = user;
     int gpu = gpu_of(m, l2);
-    if (gpu < 0)
+    if (gpu < 0 || m->cfg.no_tlb) /* no IOMMU TLB: a victim has nowhere to go */
         return;
     xlat__iommu_victim_push(m, (uint32_t)gpu, victim);
 }
@@ -107,6 +107,8 @@ static void gone(struct xlat_iommu *m, const xlat_tlb_entry *e)
 int xlat__iommu_insert(struct xlat_iommu *m, const xlat_tlb_entry *e, uint32_t source)
 {
     xlat_tlb_entry in = *e, old, victim;
+    if (!m->tlb)
+        return XLAT_OK; /* no IOMMU TLB (no_tlb): a walk fills nothing here */
     in.meta.home_gpu = (uint16_t)source; /* the IOMMU entry remembers which GPU it came from */
     bool refresh = xlat_tlb_probe(m->tlb, e->pasid, e->vpn << e->page_shift, &old) == XLAT_OK &&
                    old.vpn == e->vpn && old.page_shift == e->page_shift;
@@ -131,7 +133,7 @@ int xlat__iommu_remove(struct xlat_iommu *m, uint32_t pasid, uint64_t vaddr)
 {
     xlat_tlb_entry e;
     int removed = 0;
-    while (xlat_tlb_probe(m->tlb, pasid, vaddr, &e) == XLAT_OK) {
+    while (m->tlb && xlat_tlb_probe(m->tlb, pasid, vaddr, &e) == XLAT_OK) {
         removed += xlat_tlb_invalidate(m->tlb, pasid, e.vpn << e.page_shift);
         gone(m, &e);
     }

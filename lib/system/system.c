@@ -112,29 +112,45 @@ static int build_below_l2(struct xlat_system *s, uint32_t g, xlat_target *below)
     return rc;
 }
 
-/* One GPU: what lies below its L2, its L2, its L1s. */
+/* GPU g's L1s, each missing into `to_l2`. */
+static int build_l1s(struct xlat_system *s, uint32_t g, const xlat_target *to_l2)
+{
+    char name[48];
+    int rc = XLAT_OK;
+    for (uint32_t c = 0; c < s->cfg.cus && rc == XLAT_OK; c++) {
+        snprintf(name, sizeof(name), "gpu%u.cu%u.l1", g, c);
+        rc = make_tlb(s, &s->tmpl.l1, name, l1_slot(s, g, c));
+        if (rc == XLAT_OK)
+            rc = xlat_tlb_set_next(*l1_slot(s, g, c), to_l2);
+    }
+    return rc;
+}
+
+/* One GPU: what lies below its L2, its L2, its L1s. With a shared L2 only
+ * GPU 0 has an L2 (and a link); the others' L1s miss into it. */
 static int build_gpu(struct xlat_system *s, uint32_t g)
 {
     char name[48];
     xlat_target below = XLAT_TARGET_INIT;
+    xlat_target to_l2 = XLAT_TARGET_INIT;
+    if (s->cfg.shared_l2 && g > 0) {
+        int rc = xlat_tlb_get_target(s->l2[0], &to_l2);
+        return rc == XLAT_OK ? build_l1s(s, g, &to_l2) : rc;
+    }
     int rc = build_below_l2(s, g, &below);
-    snprintf(name, sizeof(name), "gpu%u.l2", g);
+    if (s->cfg.shared_l2)
+        snprintf(name, sizeof(name), "l2"); /* every GPU's */
+    else
+        snprintf(name, sizeof(name), "gpu%u.l2", g);
     if (rc == XLAT_OK)
         rc = make_tlb(s, &s->tmpl.l2, name, &s->l2[g]);
     if (rc == XLAT_OK)
         rc = xlat_tlb_set_next(s->l2[g], &below);
     if (rc == XLAT_OK)
         rc = xlat_iommu_attach_l2(s->iommu, g, s->l2[g]);
-    xlat_target to_l2 = XLAT_TARGET_INIT;
     if (rc == XLAT_OK)
         rc = xlat_tlb_get_target(s->l2[g], &to_l2);
-    for (uint32_t c = 0; c < s->cfg.cus && rc == XLAT_OK; c++) {
-        snprintf(name, sizeof(name), "gpu%u.cu%u.l1", g, c);
-        rc = make_tlb(s, &s->tmpl.l1, name, l1_slot(s, g, c));
-        if (rc == XLAT_OK)
-            rc = xlat_tlb_set_next(*l1_slot(s, g, c), &to_l2);
-    }
-    return rc;
+    return rc == XLAT_OK ? build_l1s(s, g, &to_l2) : rc;
 }
 
 static const struct xlat__reg_ops reg_ops;
@@ -168,6 +184,19 @@ static int check_config(xlat_ctx *ctx, const xlat_system_config *c)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "system: cfg.iommu is NULL (the IOMMU's template, with walk->pt,"
                           " is required)");
+    if (c->shared_l2 && (c->probe_ring || c->gmmu))
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "system: a shared L2 leaves no per-GPU L2 for %s",
+                          c->probe_ring ? "the probing ring" : "a GMMU to sit below");
+    return XLAT_OK;
+}
+
+/* Once the templates are the system's: a least-TLB IOMMU tracks each GPU's
+ * own L2, which a shared L2 does away with. */
+static int check_shared_l2(const struct xlat_system *s)
+{
+    if (s->cfg.shared_l2 && s->tmpl.iommu.inclusion == XLAT_INCL_LEAST)
+        return xlat__fail(s->ctx, XLAT_ERR_INVAL,
+                          "system: a shared L2 leaves no per-GPU L2 for least-TLB to track");
     return XLAT_OK;
 }
 
@@ -250,6 +279,8 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
     s->ctx = ctx;
     s->cfg = c;
     rc = take_templates(ctx, &s->cfg, &s->tmpl);
+    if (rc == XLAT_OK)
+        rc = check_shared_l2(s);
     const struct xlat__reg *outer = xlat__reg_adopt(ctx, &s->reg); /* everything it builds */
     if (rc == XLAT_OK)
         rc = build(s);
@@ -299,7 +330,7 @@ static int flush_gpu(struct xlat_system *s, uint32_t gpu)
     int removed = 0;
     for (uint32_t c = 0; c < s->cfg.cus; c++)
         removed += xlat_tlb_flush(*l1_slot(s, gpu, c));
-    return removed + xlat_tlb_flush(s->l2[gpu]);
+    return removed + xlat_tlb_flush(xlat_system_l2(s, gpu));
 }
 
 int xlat_system_flush_gpu(xlat_system *s, uint32_t gpu)
@@ -327,7 +358,7 @@ xlat_tlb *xlat_system_l1(const xlat_system *s, uint32_t gpu, uint32_t cu)
 
 xlat_tlb *xlat_system_l2(const xlat_system *s, uint32_t gpu)
 {
-    return s && gpu < s->cfg.gpus ? s->l2[gpu] : NULL;
+    return s && gpu < s->cfg.gpus ? s->l2[s->cfg.shared_l2 ? 0 : gpu] : NULL;
 }
 
 xlat_gmmu *xlat_system_gmmu(const xlat_system *s, uint32_t gpu)
@@ -348,7 +379,7 @@ size_t xlat_system_gpu_memory(const xlat_system *s, uint32_t gpu)
 {
     if (!s || gpu >= s->cfg.gpus)
         return 0;
-    size_t bytes = xlat_tlb_memory(s->l2[gpu]);
+    size_t bytes = s->l2[gpu] ? xlat_tlb_memory(s->l2[gpu]) : 0; /* a shared L2 is GPU 0's */
     for (uint32_t c = 0; c < s->cfg.cus; c++)
         bytes += xlat_tlb_memory(*l1_slot(s, gpu, c));
     return bytes;

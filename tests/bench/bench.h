@@ -47,6 +47,12 @@ static inline uint64_t bench_rand(uint64_t *state)
         bench_target_;                                                         \
     })
 
+/* A context, a physical memory and a page table mapping `pages` 4 KiB pages
+ * of PASID 1 from `base`, placed in order (tests/bench/bench_system.c);
+ * -1 when a step failed (what was made is in the out-pointers). */
+int bench_mapped_table(xlat_ctx **ctx, xlat_physmem **mem, xlat_pagetable **pt, uint64_t pages,
+                       uint64_t base);
+
 /* A sink the compiler cannot remove. */
 extern volatile uint64_t bench_sink;
 
@@ -60,5 +66,6 @@ void bench_walker(void);
 void bench_reference(void);
 void bench_gmmu(void);
 void bench_system(void);
+void bench_mcm(void);
 
 #endif

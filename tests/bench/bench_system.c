@@ -24,23 +24,31 @@ static void on_done(void *user, const xlat_resp *r)
 #define SYS_PAGES 65536
 #define SYS_BASE 0x7f0000000000ull
 
-static int rig_build(sys_rig *r, uint32_t gpus, xlat_incl incl)
+int bench_mapped_table(xlat_ctx **ctx, xlat_physmem **mem, xlat_pagetable **pt, uint64_t pages,
+                       uint64_t base)
 {
     xlat_physmem_config pc;
     xlat_physmem_config_init(&pc);
     xlat_pagetable_config tc;
     xlat_pagetable_config_init(&tc);
-    if (xlat_ctx_create(NULL, &r->ctx) || xlat_physmem_create(r->ctx, &pc, &r->mem))
+    if (xlat_ctx_create(NULL, ctx) || xlat_physmem_create(*ctx, &pc, mem))
         return -1;
-    tc.mem = r->mem;
-    if (xlat_pagetable_create(r->ctx, &tc, &r->pt))
+    tc.mem = *mem;
+    if (xlat_pagetable_create(*ctx, &tc, pt))
         return -1;
-    for (uint64_t p = 0; p < SYS_PAGES; p++) {
+    for (uint64_t p = 0; p < pages; p++) {
         uint64_t pfn;
-        if (xlat_physmem_place(r->mem, p, 0, 1, &pfn) ||
-            xlat_pagetable_map(r->pt, 1, SYS_BASE + p * 4096, pfn, 12, XLAT_PERM_R | XLAT_PERM_W))
+        if (xlat_physmem_place(*mem, p, 0, 1, &pfn) ||
+            xlat_pagetable_map(*pt, 1, base + p * 4096, pfn, 12, XLAT_PERM_R | XLAT_PERM_W))
             return -1;
     }
+    return 0;
+}
+
+static int rig_build(sys_rig *r, uint32_t gpus, xlat_incl incl)
+{
+    if (bench_mapped_table(&r->ctx, &r->mem, &r->pt, SYS_PAGES, SYS_BASE))
+        return -1;
     xlat_system_config sc;
     xlat_system_config_init(&sc);
     sc.gpus = gpus;
