@@ -331,6 +331,91 @@ START_TEST(older_tlb_gets_defaults)
 }
 END_TEST
 
+/* Every config_init as a host built against another release calls it: the
+ * exported _sized function given that host's size. */
+typedef void (*init_sized_fn)(void *cfg, size_t size);
+static void dwspp_default_sized(void *cfg, size_t size)
+{
+    xlat_dwspp_preset_sized(cfg, size, XLAT_DWSPP_DEFAULT);
+}
+
+#define SIZED(name, type, v0) {#name, v0, sizeof(type), (init_sized_fn)name##_sized}
+static const struct {
+    const char *name;
+    size_t size_v0, size;
+    init_sized_fn init;
+} sized_inits[] = {
+    SIZED(xlat_ctx_config_init, xlat_ctx_config, XLAT_CTX_CONFIG_SIZE_V0),
+    SIZED(xlat_tlb_config_init, xlat_tlb_config, XLAT_TLB_CONFIG_SIZE_V0),
+    SIZED(xlat_system_l1_config_init, xlat_tlb_config, XLAT_TLB_CONFIG_SIZE_V0),
+    SIZED(xlat_system_l2_config_init, xlat_tlb_config, XLAT_TLB_CONFIG_SIZE_V0),
+    SIZED(xlat_cuckoo_config_init, xlat_cuckoo_config, XLAT_CUCKOO_CONFIG_SIZE_V0),
+    SIZED(xlat_fixed_config_init, xlat_fixed_config, XLAT_FIXED_CONFIG_SIZE_V0),
+    SIZED(xlat_link_config_init, xlat_link_config, XLAT_LINK_CONFIG_SIZE_V0),
+    SIZED(xlat_physmem_config_init, xlat_physmem_config, XLAT_PHYSMEM_CONFIG_SIZE_V0),
+    SIZED(xlat_pagetable_config_init, xlat_pagetable_config, XLAT_PAGETABLE_CONFIG_SIZE_V0),
+    SIZED(xlat_pwc_config_init, xlat_pwc_config, XLAT_PWC_CONFIG_SIZE_V0),
+    SIZED(xlat_walker_config_init, xlat_walker_config, XLAT_WALKER_CONFIG_SIZE_V0),
+    SIZED(xlat_iommu_walker_config_init, xlat_walker_config, XLAT_WALKER_CONFIG_SIZE_V0),
+    SIZED(xlat_gmmu_config_init, xlat_gmmu_config, XLAT_GMMU_CONFIG_SIZE_V0),
+    SIZED(xlat_iommu_config_init, xlat_iommu_config, XLAT_IOMMU_CONFIG_SIZE_V0),
+    SIZED(xlat_system_config_init, xlat_system_config, XLAT_SYSTEM_CONFIG_SIZE_V0),
+    SIZED(xlat_pec_buffer_config_init, xlat_pec_buffer_config, XLAT_PEC_BUFFER_CONFIG_SIZE_V0),
+    SIZED(xlat_barre_alloc_config_init, xlat_barre_alloc_config,
+          XLAT_BARRE_ALLOC_CONFIG_SIZE_V0),
+    SIZED(xlat_barre_object_init, xlat_barre_object, XLAT_BARRE_OBJECT_SIZE_V0),
+    SIZED(xlat_fbarre_config_init, xlat_fbarre_config, XLAT_FBARRE_CONFIG_SIZE_V0),
+    {"xlat_dwspp_preset", XLAT_DWSPP_CONFIG_SIZE_V0, sizeof(xlat_dwspp_config),
+     dwspp_default_sized},
+};
+#define SIZED_INITS (sizeof(sized_inits) / sizeof(sized_inits[0]))
+
+/* A host built against the first release: its struct ends at the pinned
+ * size, and nothing after it is written; its struct_size says its size and
+ * what it has equals this release's defaults. */
+START_TEST(config_init_writes_an_older_struct_only)
+{
+    unsigned char full[BUF_WORDS * 8], old[BUF_WORDS * 8];
+    size_t v0 = sized_inits[_i].size_v0, size = sized_inits[_i].size;
+    ck_assert_uint_le(size + EXTRA, sizeof(old));
+    memset(full, 0, sizeof(full));
+    sized_inits[_i].init(full, size);
+    memset(old, 0xA5, sizeof(old));
+    sized_inits[_i].init(old, v0);
+    uint32_t got;
+    memcpy(&got, old, sizeof(got));
+    ck_assert_msg(got == v0, "%s: struct_size %u, not %zu", sized_inits[_i].name, got, v0);
+    ck_assert_msg(memcmp(old + 4, full + 4, v0 - 4) == 0, "%s", sized_inits[_i].name);
+    for (size_t i = v0; i < sizeof(old); i++)
+        ck_assert_msg(old[i] == 0xA5, "%s wrote byte %zu of a %zu-byte struct",
+                      sized_inits[_i].name, i, v0);
+    memset(old, 0xA5, sizeof(old));
+    sized_inits[_i].init(old, 3); /* no room for struct_size: nothing */
+    ck_assert_uint_eq(old[0], 0xA5);
+    sized_inits[_i].init(NULL, size);
+}
+END_TEST
+
+/* A host built against a newer release: what this one does not know is
+ * zeroed, so a create accepts the struct. */
+START_TEST(config_init_zeroes_a_newer_struct)
+{
+    unsigned char full[BUF_WORDS * 8], newer[BUF_WORDS * 8];
+    size_t size = sized_inits[_i].size;
+    memset(full, 0, sizeof(full));
+    sized_inits[_i].init(full, size);
+    memset(newer, 0xA5, sizeof(newer));
+    sized_inits[_i].init(newer, size + EXTRA);
+    uint32_t got;
+    memcpy(&got, newer, sizeof(got));
+    ck_assert_uint_eq(got, size + EXTRA);
+    ck_assert(memcmp(newer + 4, full + 4, size - 4) == 0);
+    for (size_t i = size; i < size + EXTRA; i++)
+        ck_assert_uint_eq(newer[i], 0);
+    ck_assert_uint_eq(newer[size + EXTRA], 0xA5);
+}
+END_TEST
+
 Suite *config_size_suite(void)
 {
     Suite *s = suite_create("config_size");
@@ -338,6 +423,8 @@ Suite *config_size_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, pinned_size_is_accepted, 0, KINDS);
     tcase_add_loop_test(tc, newer_zero_members_are_accepted, 0, KINDS);
+    tcase_add_loop_test(tc, config_init_writes_an_older_struct_only, 0, SIZED_INITS);
+    tcase_add_loop_test(tc, config_init_zeroes_a_newer_struct, 0, SIZED_INITS);
     tcase_add_loop_test(tc, newer_member_set_is_unsupported, 0, KINDS);
     tcase_add_loop_test(tc, below_pinned_size_is_invalid, 0, KINDS);
     tcase_add_test(tc, pinned_sizes);

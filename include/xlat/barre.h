@@ -163,10 +163,24 @@ typedef struct xlat_pec_buffer_stats {
 } xlat_pec_buffer_stats;
 
 /**
+ * @brief xlat_pec_buffer_config_init() for a caller whose ::xlat_pec_buffer_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_pec_buffer_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_pec_buffer_config_init_sized(xlat_pec_buffer_config *cfg, size_t size);
+
+/**
  * @brief Defaults: 5 entries, named "pec".
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_pec_buffer_config_init(xlat_pec_buffer_config *cfg);
+static inline void xlat_pec_buffer_config_init(xlat_pec_buffer_config *cfg)
+{
+    xlat_pec_buffer_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a PEC buffer on `ctx`.

@@ -143,11 +143,25 @@ typedef struct xlat_barre_alloc_stats {
 typedef struct xlat_barre_alloc xlat_barre_alloc;
 
 /**
+ * @brief xlat_barre_alloc_config_init() for a caller whose ::xlat_barre_alloc_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_barre_alloc_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_barre_alloc_config_init_sized(xlat_barre_alloc_config *cfg, size_t size);
+
+/**
  * @brief Defaults: 4 chiplets, 2Merge, per-group fallback, no memory or
  *        page table, bases 0.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_barre_alloc_config_init(xlat_barre_alloc_config *cfg);
+static inline void xlat_barre_alloc_config_init(xlat_barre_alloc_config *cfg)
+{
+    xlat_barre_alloc_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create an allocator on `ctx`.
@@ -173,11 +187,25 @@ XLAT_API int xlat_barre_alloc_create(xlat_ctx *ctx, const xlat_barre_alloc_confi
 XLAT_API int xlat_barre_alloc_destroy(xlat_barre_alloc *a);
 
 /**
+ * @brief xlat_barre_object_init() for a caller whose ::xlat_barre_object is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_barre_object_init(), which passes the caller's own sizeof.
+ * @param o the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_barre_object_init_sized(xlat_barre_object *o, size_t size);
+
+/**
  * @brief Defaults: pasid 0, start 0, 0 pages (to set), LASP with
  *        interlv_gran 1, every chiplet ascending, read and write.
  * @param o the object to fill; NULL does nothing.
  */
-XLAT_API void xlat_barre_object_init(xlat_barre_object *o);
+static inline void xlat_barre_object_init(xlat_barre_object *o)
+{
+    xlat_barre_object_init_sized(o, sizeof(*o));
+}
 
 /**
  * @brief Allocate and map data object `o` (§IV-G): each group on the lowest

@@ -75,10 +75,24 @@ typedef struct xlat_ctx_config {
 #define XLAT_CTX_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_ctx_config, allocator)
 
 /**
+ * @brief xlat_ctx_config_init() for a caller whose ::xlat_ctx_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_ctx_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_ctx_config_init_sized(xlat_ctx_config *cfg, size_t size);
+
+/**
  * @brief Fill `cfg` with defaults: seed 0, the malloc allocator.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_ctx_config_init(xlat_ctx_config *cfg);
+static inline void xlat_ctx_config_init(xlat_ctx_config *cfg)
+{
+    xlat_ctx_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a context at cycle 0 with no pending event.

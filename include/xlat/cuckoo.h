@@ -95,11 +95,25 @@ typedef struct xlat_cuckoo_config {
 #define XLAT_CUCKOO_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_cuckoo_config, max_kicks)
 
 /**
+ * @brief xlat_cuckoo_config_init() for a caller whose ::xlat_cuckoo_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_cuckoo_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_cuckoo_config_init_sized(xlat_cuckoo_config *cfg, size_t size);
+
+/**
  * @brief Fill `cfg` with defaults: capacity 1024, 12-bit fingerprints,
  *        4-slot buckets, 500 kicks, and struct_size.
  * @param cfg the configuration to fill (caller-owned); NULL does nothing.
  */
-XLAT_API void xlat_cuckoo_config_init(xlat_cuckoo_config *cfg);
+static inline void xlat_cuckoo_config_init(xlat_cuckoo_config *cfg)
+{
+    xlat_cuckoo_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create an empty cuckoo filter on `ctx`. The table and the undo log

@@ -177,13 +177,27 @@ typedef struct xlat_fbarre_msg {
 } xlat_fbarre_msg;
 
 /**
+ * @brief xlat_fbarre_config_init() for a caller whose ::xlat_fbarre_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_fbarre_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_fbarre_config_init_sized(xlat_fbarre_config *cfg, size_t size);
+
+/**
  * @brief Defaults: 4 chiplets, chiplet 0, Table II's filters (256 rows,
  *        4 ways, 9-bit fingerprints), latencies 0 / 10 / 1 / 32, a queue of
  *        64 messages sent one a cycle, no drops, 64 requests and 64 peer
  *        requests in flight, 5 PEC entries.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_fbarre_config_init(xlat_fbarre_config *cfg);
+static inline void xlat_fbarre_config_init(xlat_fbarre_config *cfg)
+{
+    xlat_fbarre_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create one chiplet's unit: its filters (1 LCF, chiplets - 1 RCFs),
@@ -406,10 +420,24 @@ typedef struct xlat_fbarre_mesh_config {
 #define XLAT_FBARRE_MESH_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_fbarre_mesh_config, chiplet)
 
 /**
+ * @brief xlat_fbarre_mesh_config_init() for a caller whose ::xlat_fbarre_mesh_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_fbarre_mesh_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_fbarre_mesh_config_init_sized(xlat_fbarre_mesh_config *cfg, size_t size);
+
+/**
  * @brief Defaults: 32-cycle links, xlat_fbarre_config_init()'s chiplets.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_fbarre_mesh_config_init(xlat_fbarre_mesh_config *cfg);
+static inline void xlat_fbarre_mesh_config_init(xlat_fbarre_mesh_config *cfg)
+{
+    xlat_fbarre_mesh_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Build `cfg->chiplet.chiplets` units and a link from each to each

@@ -90,10 +90,24 @@ typedef struct xlat_fixed_stats {
 } xlat_fixed_stats;
 
 /**
+ * @brief xlat_fixed_config_init() for a caller whose ::xlat_fixed_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_fixed_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_fixed_config_init_sized(xlat_fixed_config *cfg, size_t size);
+
+/**
  * @brief Defaults: latency 100, unbounded, 4 KiB identity map with every permission.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_fixed_config_init(xlat_fixed_config *cfg);
+static inline void xlat_fixed_config_init(xlat_fixed_config *cfg)
+{
+    xlat_fixed_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a responder on `ctx`.

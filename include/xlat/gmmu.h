@@ -276,12 +276,26 @@ typedef struct xlat_gmmu_stats {
 } xlat_gmmu_stats;
 
 /**
+ * @brief xlat_gmmu_config_init() for a caller whose ::xlat_gmmu_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_gmmu_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_gmmu_config_init_sized(xlat_gmmu_config *cfg, size_t size);
+
+/**
  * @brief Fill `cfg` with defaults: distributed, epoch 10000 cycles, T1 0.85,
  *        T2 0.15, first route local, 8-bit halving counters, min_samples 1,
  *        ::XLAT_GMMU_DEFAULT_OUTSTANDING requests tracked.
  * @param cfg the configuration to fill (NULL does nothing).
  */
-XLAT_API void xlat_gmmu_config_init(xlat_gmmu_config *cfg);
+static inline void xlat_gmmu_config_init(xlat_gmmu_config *cfg)
+{
+    xlat_gmmu_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a GMMU on `ctx`. Everything it can need while it runs is

@@ -195,12 +195,37 @@ typedef struct xlat_iommu_stats {
 } xlat_iommu_stats;
 
 /**
+ * @brief xlat_iommu_config_init() for a caller whose ::xlat_iommu_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_iommu_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_iommu_config_init_sized(xlat_iommu_config *cfg, size_t size);
+
+/**
  * @brief Defaults: least-TLB's Table 2 IOMMU (4096 entries, 64 ways, 200 cycles),
  *        mostly-inclusive, 4 GPUs, tracker 2048 x 4 bits. `walk` is left NULL:
  *        point it at a template filled by xlat_iommu_walker_config_init().
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_iommu_config_init(xlat_iommu_config *cfg);
+static inline void xlat_iommu_config_init(xlat_iommu_config *cfg)
+{
+    xlat_iommu_config_init_sized(cfg, sizeof(*cfg));
+}
+
+/**
+ * @brief xlat_iommu_walker_config_init() for a caller whose ::xlat_walker_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_iommu_walker_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_iommu_walker_config_init_sized(xlat_walker_config *cfg, size_t size);
 
 /**
  * @brief Defaults of the IOMMU's walkers (xlat_iommu_config::walk): those of
@@ -209,7 +234,10 @@ XLAT_API void xlat_iommu_config_init(xlat_iommu_config *cfg);
  *        left NULL for the caller to set.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_iommu_walker_config_init(xlat_walker_config *cfg);
+static inline void xlat_iommu_walker_config_init(xlat_walker_config *cfg)
+{
+    xlat_iommu_walker_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create an IOMMU (and its walkers, TLBs and tracker).

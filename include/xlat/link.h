@@ -78,10 +78,24 @@ typedef struct xlat_link_stats {
 } xlat_link_stats;
 
 /**
+ * @brief xlat_link_config_init() for a caller whose ::xlat_link_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_link_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_link_config_init_sized(xlat_link_config *cfg, size_t size);
+
+/**
  * @brief Defaults: latency 0 both ways.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_link_config_init(xlat_link_config *cfg);
+static inline void xlat_link_config_init(xlat_link_config *cfg)
+{
+    xlat_link_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a link.

@@ -157,10 +157,24 @@ typedef struct xlat_pagetable_stats {
 } xlat_pagetable_stats;
 
 /**
+ * @brief xlat_pagetable_config_init() for a caller whose ::xlat_pagetable_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_pagetable_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_pagetable_config_init_sized(xlat_pagetable_config *cfg, size_t size);
+
+/**
  * @brief Defaults: x86-64 4-level, 9 bits per level, 4 KiB pages, region 0.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_pagetable_config_init(xlat_pagetable_config *cfg);
+static inline void xlat_pagetable_config_init(xlat_pagetable_config *cfg)
+{
+    xlat_pagetable_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create an empty set of page tables on `ctx`.

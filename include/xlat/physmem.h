@@ -68,10 +68,24 @@ typedef struct xlat_physmem_config {
 #define XLAT_PHYSMEM_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_physmem_config, chunk_pages)
 
 /**
+ * @brief xlat_physmem_config_init() for a caller whose ::xlat_physmem_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_physmem_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_physmem_config_init_sized(xlat_physmem_config *cfg, size_t size);
+
+/**
  * @brief Defaults: one region of 2^20 frames (4 GiB) at frame 0x100, local placement.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_physmem_config_init(xlat_physmem_config *cfg);
+static inline void xlat_physmem_config_init(xlat_physmem_config *cfg)
+{
+    xlat_physmem_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a physical memory on `ctx`.

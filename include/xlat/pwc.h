@@ -85,10 +85,24 @@ typedef struct xlat_pwc_stats {
 } xlat_pwc_stats;
 
 /**
+ * @brief xlat_pwc_config_init() for a caller whose ::xlat_pwc_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_pwc_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_pwc_config_init_sized(xlat_pwc_config *cfg, size_t size);
+
+/**
  * @brief Defaults: x86-64 4-level geometry, per level, 16 entries fully associative each, LRU, latency 1.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_pwc_config_init(xlat_pwc_config *cfg);
+static inline void xlat_pwc_config_init(xlat_pwc_config *cfg)
+{
+    xlat_pwc_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a page walk cache.

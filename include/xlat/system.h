@@ -123,27 +123,69 @@ typedef struct xlat_system_stats {
 } xlat_system_stats;
 
 /**
+ * @brief xlat_system_config_init() for a caller whose ::xlat_system_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_system_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_system_config_init_sized(xlat_system_config *cfg, size_t size);
+
+/**
  * @brief Defaults: least-TLB's Table 2: 4 GPUs of 64 CUs, the L1 and L2 TLBs
  *        of xlat_system_l1_config_init() and xlat_system_l2_config_init()
  *        (every template NULL), no link latency. `iommu` is left NULL: point
  *        it at a template filled by xlat_iommu_config_init().
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_system_config_init(xlat_system_config *cfg);
+static inline void xlat_system_config_init(xlat_system_config *cfg)
+{
+    xlat_system_config_init_sized(cfg, sizeof(*cfg));
+}
+
+/**
+ * @brief xlat_system_l1_config_init() for a caller whose ::xlat_tlb_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_system_l1_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_system_l1_config_init_sized(xlat_tlb_config *cfg, size_t size);
 
 /**
  * @brief The L1 TLB a NULL xlat_system_config::l1 stands for: xlat_tlb_config_init()
  *        with 16 entries, fully associative, 1 cycle (least-TLB's Table 2).
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_system_l1_config_init(xlat_tlb_config *cfg);
+static inline void xlat_system_l1_config_init(xlat_tlb_config *cfg)
+{
+    xlat_system_l1_config_init_sized(cfg, sizeof(*cfg));
+}
+
+/**
+ * @brief xlat_system_l2_config_init() for a caller whose ::xlat_tlb_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_system_l2_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_system_l2_config_init_sized(xlat_tlb_config *cfg, size_t size);
 
 /**
  * @brief The L2 TLB a NULL xlat_system_config::l2 stands for: xlat_tlb_config_init()
  *        with 512 entries, 16 ways, 10 cycles (least-TLB's Table 2), 16 MSHRs, 4 ports.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_system_l2_config_init(xlat_tlb_config *cfg);
+static inline void xlat_system_l2_config_init(xlat_tlb_config *cfg)
+{
+    xlat_system_l2_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Build the system and wire it.

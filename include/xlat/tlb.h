@@ -159,11 +159,25 @@ typedef struct xlat_tlb_stats {
 typedef void (*xlat_tlb_evict_fn)(void *user, xlat_tlb *tlb, const xlat_tlb_entry *victim);
 
 /**
+ * @brief xlat_tlb_config_init() for a caller whose ::xlat_tlb_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_tlb_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_tlb_config_init_sized(xlat_tlb_config *cfg, size_t size);
+
+/**
  * @brief Fill `cfg` with defaults: 64 entries, 4 ways, LRU, latency 1, 4 MSHRs, 1 port,
  *        hits in flight from ports and latency, ::XLAT_TLB_MSHR_TARGETS requests per MSHR.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_tlb_config_init(xlat_tlb_config *cfg);
+static inline void xlat_tlb_config_init(xlat_tlb_config *cfg)
+{
+    xlat_tlb_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a TLB on `ctx`. The structure's storage is allocated here (an

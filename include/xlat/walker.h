@@ -118,13 +118,30 @@ typedef struct xlat_dwspp_config {
 #define XLAT_DWSPP_CONFIG_SIZE_V0 XLAT_SIZE_THROUGH(xlat_dwspp_config, strict_bounds)
 
 /**
+ * @brief xlat_dwspp_preset() for a caller whose ::xlat_dwspp_config is
+ *        `size` bytes: the preset within them, anything beyond this
+ *        library's struct zeroed, `struct_size` set to `size` (doc/abi.md).
+ *        Call xlat_dwspp_preset(), which passes the caller's own sizeof.
+ * @param cfg the parameters to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ * @param variant which preset; a value that is not an ::xlat_dwspp_variant
+ *        gets the ::XLAT_DWSPP_DEFAULT ladder.
+ */
+XLAT_API void xlat_dwspp_preset_sized(xlat_dwspp_config *cfg, size_t size,
+                                      xlat_dwspp_variant variant);
+
+/**
  * @brief Fill `cfg` with a preset of Tables IV / VII.
  * @param cfg the parameters to fill (every field is set, `struct_size`
  *        included); NULL does nothing.
  * @param variant which preset; a value that is not an ::xlat_dwspp_variant
  *        gets the ::XLAT_DWSPP_DEFAULT ladder.
  */
-XLAT_API void xlat_dwspp_preset(xlat_dwspp_config *cfg, xlat_dwspp_variant variant);
+static inline void xlat_dwspp_preset(xlat_dwspp_config *cfg, xlat_dwspp_variant variant)
+{
+    xlat_dwspp_preset_sized(cfg, sizeof(*cfg), variant);
+}
 
 /**
  * @brief The host's memory: read `bytes` at `paddr` for the walk step `token`.
@@ -353,10 +370,24 @@ typedef struct xlat_walker_tenant_stats {
 } xlat_walker_tenant_stats;
 
 /**
+ * @brief xlat_walker_config_init() for a caller whose ::xlat_walker_config is `size` bytes: the
+ *        defaults within them, anything beyond this library's struct
+ *        zeroed, `struct_size` set to `size` (doc/abi.md). Call
+ *        xlat_walker_config_init(), which passes the caller's own sizeof.
+ * @param cfg the struct to fill; NULL (or a `size` too small for
+ *        `struct_size`) does nothing.
+ * @param size sizeof the caller's struct.
+ */
+XLAT_API void xlat_walker_config_init_sized(xlat_walker_config *cfg, size_t size);
+
+/**
  * @brief Defaults: 8 walkers, 256 buffered, 100-cycle reads, 64-byte lines, FCFS, 1 tenant.
  * @param cfg the configuration to fill; NULL does nothing.
  */
-XLAT_API void xlat_walker_config_init(xlat_walker_config *cfg);
+static inline void xlat_walker_config_init(xlat_walker_config *cfg)
+{
+    xlat_walker_config_init_sized(cfg, sizeof(*cfg));
+}
 
 /**
  * @brief Create a walker pool on `ctx`. Everything the pool needs while it

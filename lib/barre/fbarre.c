@@ -11,10 +11,9 @@
 
 static const struct xlat__reg_ops reg_ops;
 
-void xlat_fbarre_config_init(xlat_fbarre_config *cfg)
+void xlat_fbarre_config_init_sized(xlat_fbarre_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_fbarre_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "fbarre";
@@ -30,6 +29,7 @@ void xlat_fbarre_config_init(xlat_fbarre_config *cfg)
     cfg->max_outstanding = 64;
     cfg->peer_slots = 64;
     cfg->pec_entries = 5; /* §V-A.3: a 5-entry PEC buffer per chiplet */
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static int bad(xlat_ctx *ctx, const xlat_fbarre_config *c, const char *what)

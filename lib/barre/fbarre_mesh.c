@@ -19,15 +19,15 @@ struct xlat_fbarre_mesh {
 
 static const struct xlat__reg_ops reg_ops;
 
-void xlat_fbarre_mesh_config_init(xlat_fbarre_mesh_config *cfg)
+void xlat_fbarre_mesh_config_init_sized(xlat_fbarre_mesh_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_fbarre_mesh_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "fbarre";
     cfg->link_latency = 32; /* Table II: inter-chip network */
     xlat_fbarre_config_init(&cfg->chiplet);
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static void mesh_free(struct xlat_fbarre_mesh *m)

@@ -8,26 +8,26 @@
 
 static const struct xlat__reg_ops reg_ops;
 
-void xlat_barre_alloc_config_init(xlat_barre_alloc_config *cfg)
+void xlat_barre_alloc_config_init_sized(xlat_barre_alloc_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_barre_alloc_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "barre_alloc";
     cfg->chiplets = 4;
     cfg->max_merge = 2; /* "Merged Coalescing group: 2 by default" (Table II) */
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
-void xlat_barre_object_init(xlat_barre_object *o)
+void xlat_barre_object_init_sized(xlat_barre_object *out, size_t size)
 {
-    if (!o)
-        return;
+    xlat_barre_object full, *o = &full;
     memset(o, 0, sizeof(*o));
     o->struct_size = sizeof(*o);
     o->placement = XLAT_BARRE_LASP;
     o->interlv_gran = 1;
     o->perm = XLAT_PERM_R | XLAT_PERM_W;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static bool in_region(const xlat_physmem *mem, uint64_t pfn, uint32_t region)

@@ -25,14 +25,14 @@ struct xlat_pec_buffer {
 
 static const struct xlat__reg_ops reg_ops;
 
-void xlat_pec_buffer_config_init(xlat_pec_buffer_config *cfg)
+void xlat_pec_buffer_config_init_sized(xlat_pec_buffer_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_pec_buffer_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "pec";
     cfg->entries = 5;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static void pec_free(xlat_pec_buffer *p)

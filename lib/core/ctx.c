@@ -41,12 +41,12 @@ static size_t unknown_set(const void *src, size_t known, size_t size)
     return 0;
 }
 
-void xlat_ctx_config_init(xlat_ctx_config *cfg)
+void xlat_ctx_config_init_sized(xlat_ctx_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_ctx_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 int xlat_ctx_create(const xlat_ctx_config *cfg, xlat_ctx **out)
@@ -190,6 +190,15 @@ void xlat__copy_out(void *dst, size_t dst_size, const void *src, size_t src_size
     else
         memset(dst, 0, n);
     memset((char *)dst + n, 0, dst_size - n);
+}
+
+void xlat__config_out(void *dst, size_t dst_size, const void *full, size_t full_size)
+{
+    uint32_t size = dst_size > UINT32_MAX ? UINT32_MAX : (uint32_t)dst_size;
+    if (!dst || dst_size < sizeof(size))
+        return;
+    xlat__copy_out(dst, dst_size, full, full_size);
+    memcpy(dst, &size, sizeof(size));
 }
 
 void xlat__rng_seed(xlat_rng *rng, uint64_t seed)

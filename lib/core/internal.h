@@ -62,6 +62,11 @@ int xlat__config_copy(xlat_ctx *ctx, void *dst, size_t dst_size, const void *src
  * writes nothing.
  */
 void xlat__copy_out(void *dst, size_t dst_size, const void *src, size_t src_size);
+/* A config_init's defaults (`full`, the library's struct) into the host's
+ * `dst` of `dst_size` bytes, as xlat__copy_out; `struct_size` (every
+ * config's first member) then says the host's size. Nothing for NULL or a
+ * `dst_size` that cannot hold struct_size. */
+void xlat__config_out(void *dst, size_t dst_size, const void *full, size_t full_size);
 
 /* splitmix64 step: the mixing function behind every hash and stream seed. */
 static inline uint64_t xlat__mix64(uint64_t x)

@@ -32,16 +32,16 @@ struct xlat_cuckoo {
     struct xlat__reg reg;
 };
 
-void xlat_cuckoo_config_init(xlat_cuckoo_config *cfg)
+void xlat_cuckoo_config_init_sized(xlat_cuckoo_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_cuckoo_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->capacity = 1024;
     cfg->fp_bits = 12;
     cfg->bucket_size = 4;
     cfg->max_kicks = 500;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 /* ---- the packed table ------------------------------------------------- */

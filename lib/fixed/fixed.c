@@ -20,16 +20,16 @@ struct xlat_fixed {
     struct xlat__reg reg;
 };
 
-void xlat_fixed_config_init(xlat_fixed_config *cfg)
+void xlat_fixed_config_init_sized(xlat_fixed_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_fixed_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "fixed";
     cfg->latency = 100;
     cfg->page_shift = 12;
     cfg->perm = XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_X | XLAT_PERM_U;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static void deliver(struct xlat_delay *line, struct xlat_delay_item *item);

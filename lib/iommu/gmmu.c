@@ -10,10 +10,9 @@
 #include "unit_target.h"
 #include "../walk/walker_target.h"
 
-void xlat_gmmu_config_init(xlat_gmmu_config *cfg)
+void xlat_gmmu_config_init_sized(xlat_gmmu_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_gmmu_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "gmmu";
@@ -26,6 +25,7 @@ void xlat_gmmu_config_init(xlat_gmmu_config *cfg)
     cfg->overflow = XLAT_GMMU_OVERFLOW_HALVE;
     cfg->min_samples = 1;
     cfg->max_outstanding = XLAT_GMMU_DEFAULT_OUTSTANDING;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static int in_unit(double t) { return t >= 0.0 && t <= 1.0; } /* false for NaN */

@@ -19,10 +19,9 @@ static void walk_at_once(void *arg);
 static void issue_walk(struct iommu_req *r);
 static void probe_answered(void *ctx, const xlat_tlb_entry *hit);
 
-void xlat_iommu_config_init(xlat_iommu_config *cfg)
+void xlat_iommu_config_init_sized(xlat_iommu_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_iommu_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "iommu";
@@ -40,15 +39,16 @@ void xlat_iommu_config_init(xlat_iommu_config *cfg)
     cfg->spill_rx = XLAT_SPILL_CUMULATIVE;
     cfg->exclude_owner = true;
     cfg->fault_batch = 1;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
-void xlat_iommu_walker_config_init(xlat_walker_config *cfg)
+void xlat_iommu_walker_config_init_sized(xlat_walker_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_walker_config full, *cfg = &full;
     xlat_walker_config_init(cfg);
     cfg->name = "iommu.walker";
     cfg->mem_latency = 125; /* 4 reads: the paper's 500-cycle walk */
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static const struct incl_policy *incl_policy(xlat_incl incl, bool multi_app)

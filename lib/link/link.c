@@ -30,13 +30,13 @@ struct xlat_link {
     struct xlat__reg reg;
 };
 
-void xlat_link_config_init(xlat_link_config *cfg)
+void xlat_link_config_init_sized(xlat_link_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_link_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "link";
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static void crossed(struct xlat_delay *line, struct xlat_delay_item *item);

@@ -142,15 +142,15 @@ static void subtree_free(xlat_pagetable *pt, struct pt_node *n)
 
 /* ---- lifecycle -------------------------------------------------------- */
 
-void xlat_pagetable_config_init(xlat_pagetable_config *cfg)
+void xlat_pagetable_config_init_sized(xlat_pagetable_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_pagetable_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->levels = 4;
     cfg->bits_per_level = 9;
     cfg->page_shift = 12;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static int check_config(xlat_ctx *ctx, const xlat_pagetable_config *c)

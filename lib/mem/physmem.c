@@ -177,15 +177,15 @@ static uint64_t find_one(struct region *r)
 
 /* ---- creation --------------------------------------------------------- */
 
-void xlat_physmem_config_init(xlat_physmem_config *cfg)
+void xlat_physmem_config_init_sized(xlat_physmem_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_physmem_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->regions = 1;
     cfg->placement = XLAT_PLACE_LOCAL;
     cfg->chunk_pages = 512;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static const xlat_region_config default_region = {.base_pfn = 0x100, .frames = UINT64_C(1) << 20};

@@ -34,10 +34,9 @@ struct xlat_pwc {
     struct xlat__reg reg;
 };
 
-void xlat_pwc_config_init(xlat_pwc_config *cfg)
+void xlat_pwc_config_init_sized(xlat_pwc_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_pwc_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "pwc";
@@ -51,6 +50,7 @@ void xlat_pwc_config_init(xlat_pwc_config *cfg)
         cfg->entries[k] = 16;
     cfg->repl = XLAT_REPL_LRU;
     cfg->latency = 1;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static uint8_t level_shift(const xlat_pwc_config *c, uint32_t level)

@@ -6,36 +6,36 @@
 
 #include "system_internal.h"
 
-void xlat_system_config_init(xlat_system_config *cfg)
+void xlat_system_config_init_sized(xlat_system_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_system_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg)); /* every template NULL: the builder's defaults */
     cfg->struct_size = sizeof(*cfg);
     cfg->gpus = 4;
     cfg->cus = 64;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
-void xlat_system_l1_config_init(xlat_tlb_config *cfg)
+void xlat_system_l1_config_init_sized(xlat_tlb_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_tlb_config full, *cfg = &full;
     xlat_tlb_config_init(cfg); /* least-TLB Table 2 */
     cfg->entries = 16;
     cfg->ways = 16;
     cfg->latency = 1;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
-void xlat_system_l2_config_init(xlat_tlb_config *cfg)
+void xlat_system_l2_config_init_sized(xlat_tlb_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_tlb_config full, *cfg = &full;
     xlat_tlb_config_init(cfg); /* least-TLB Table 2 */
     cfg->entries = 512;
     cfg->ways = 16;
     cfg->latency = 10;
     cfg->mshrs = 16;
     cfg->ports = 4;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static xlat_tlb **l1_slot(const struct xlat_system *s, uint32_t gpu, uint32_t cu)

@@ -8,10 +8,9 @@
 #define UNBOUNDED_WAYS 32
 #define UNBOUNDED_SETS 16
 
-void xlat_tlb_config_init(xlat_tlb_config *cfg)
+void xlat_tlb_config_init_sized(xlat_tlb_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_tlb_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "tlb";
@@ -22,6 +21,7 @@ void xlat_tlb_config_init(xlat_tlb_config *cfg)
     cfg->mshrs = 4;
     cfg->ports = 1;
     cfg->index = XLAT_TLB_INDEX_MODULO;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 static const struct tlb_repl_ops *repl_ops(xlat_repl repl)

@@ -7,11 +7,10 @@
 #include "xlat/walker.h"
 #include "dwspp_rules.h"
 
-void xlat_dwspp_preset(xlat_dwspp_config *c, xlat_dwspp_variant v)
+void xlat_dwspp_preset_sized(xlat_dwspp_config *out, size_t size, xlat_dwspp_variant v)
 {
     static const double ladder[5] = {0.4, 0.6, 0.8, 0.9, 1.0};
-    if (!c)
-        return;
+    xlat_dwspp_config full, *c = &full;
     memset(c, 0, sizeof(*c));
     c->struct_size = sizeof(*c);
     c->epoch_length = 200;
@@ -23,6 +22,7 @@ void xlat_dwspp_preset(xlat_dwspp_config *c, xlat_dwspp_variant v)
         c->diff_thres[i] = v == XLAT_DWSPP_AGGRESSIVE ? 0.3 : ladder[i];
     c->queue_thres = v == XLAT_DWSPP_CONSERVATIVE ? 0.17 : 0.51;
     c->strict_bounds = false;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 double xlat_dwspp_threshold(const xlat_dwspp_config *c, uint64_t more, uint64_t fewer)

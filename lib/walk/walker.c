@@ -4,10 +4,9 @@
 #include "walker_target.h"
 #include "unit_target.h"
 
-void xlat_walker_config_init(xlat_walker_config *cfg)
+void xlat_walker_config_init_sized(xlat_walker_config *out, size_t size)
 {
-    if (!cfg)
-        return;
+    xlat_walker_config full, *cfg = &full;
     memset(cfg, 0, sizeof(*cfg));
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "walker";
@@ -21,6 +20,7 @@ void xlat_walker_config_init(xlat_walker_config *cfg)
     cfg->idle_steal = true;
     cfg->coalesce_fill_pwc = true;
     cfg->pec_latency = 1;
+    xlat__config_out(out, size, &full, sizeof(full));
 }
 
 /* The pool's own copy of the DWS++ template (Table IV without one); an
