@@ -190,7 +190,7 @@ static int make_fbarre_mesh(xlat_ctx *ctx, deps *d, void **out)
     (void)d;
     xlat_fbarre_mesh_config c;
     xlat_fbarre_mesh_config_init(&c);
-    c.chiplet.chiplets = 3;
+    c.chiplets = 3;
     return xlat_fbarre_mesh_create(ctx, &c, (xlat_fbarre_mesh **)out);
 }
 

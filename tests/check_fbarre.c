@@ -542,7 +542,7 @@ START_TEST(config_errors)
     xlat_fbarre_config_init(NULL);
     xlat_fbarre_mesh_config mc;
     xlat_fbarre_mesh_config_init(&mc);
-    mc.chiplet.chiplets = 9;
+    mc.chiplets = 9;
     xlat_fbarre_mesh *mesh;
     ck_assert_int_eq(xlat_fbarre_mesh_create(ctx, &mc, &mesh), XLAT_ERR_INVAL);
     ck_assert_int_eq(xlat_fbarre_mesh_create(ctx, NULL, &mesh), XLAT_ERR_INVAL);

@@ -155,9 +155,12 @@ void fx_init(fx *f, uint32_t n, const xlat_fbarre_config *tmpl, uint32_t l2_entr
 void fx_init_mesh(fx *f, uint32_t n, uint32_t l2_entries, uint32_t ats_delay)
 {
     fx_start(f, n, ats_delay);
+    xlat_fbarre_config unit;
+    chiplet_config(f, 0, NULL, &unit);
     xlat_fbarre_mesh_config mc;
     xlat_fbarre_mesh_config_init(&mc);
-    chiplet_config(f, 0, NULL, &mc.chiplet);
+    mc.chiplets = n;
+    mc.chiplet = &unit;
     ck_assert_int_eq(xlat_fbarre_mesh_create(f->ctx, &mc, &f->mesh), XLAT_OK);
     for (uint32_t g = 0; g < n; g++) {
         f->fb[g] = xlat_fbarre_mesh_chiplet(f->mesh, g);

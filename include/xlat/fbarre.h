@@ -25,9 +25,12 @@ extern "C" {
  *        GPUs" §V-A).
  *
  * @code
+ * xlat_fbarre_config unit;
+ * xlat_fbarre_config_init(&unit);
+ * for (int g = 0; g < 4; g++) unit.base_pfn[g] = 0xA000 + 0x1000 * g;
  * xlat_fbarre_mesh_config mc;
  * xlat_fbarre_mesh_config_init(&mc);          // 4 chiplets, 32-cycle links
- * for (int g = 0; g < 4; g++) mc.chiplet.base_pfn[g] = 0xA000 + 0x1000 * g;
+ * mc.chiplet = &unit;
  * xlat_fbarre_mesh *mesh;
  * xlat_fbarre_mesh_create(ctx, &mc, &mesh);
  * for (uint32_t g = 0; g < 4; g++) {
@@ -411,9 +414,11 @@ typedef struct xlat_fbarre_mesh_config {
     uint32_t           struct_size;  /**< sizeof(xlat_fbarre_mesh_config), set by init. */
     const char        *name;         /**< prefix of the units' names (copied; NULL: "fbarre") */
     uint32_t           link_latency; /**< cycles of a peer request each way (default 32) */
-    /** Template of every chiplet's unit: `chiplets` is the mesh's size;
+    uint32_t           chiplets;     /**< units, 2..::XLAT_FBARRE_MAX_CHIPLETS (default 4) */
+    /** Template of every chiplet's unit, copied at create honouring its own
+     *  struct_size (NULL: xlat_fbarre_config_init()'s defaults); `chiplets`,
      *  `chiplet` and `name` are set per chiplet ("<name>N"). */
-    xlat_fbarre_config chiplet;
+    const xlat_fbarre_config *chiplet;
 } xlat_fbarre_mesh_config;
 
 /** @brief Smallest `struct_size` xlat_fbarre_mesh_create() accepts (through `chiplet`). */
@@ -440,7 +445,7 @@ static inline void xlat_fbarre_mesh_config_init(xlat_fbarre_mesh_config *cfg)
 }
 
 /**
- * @brief Build `cfg->chiplet.chiplets` units and a link from each to each
+ * @brief Build `cfg->chiplets` units and a link from each to each
  *        other (requests one way, answers back), and connect every pair:
  *        requests over the links, messages to xlat_fbarre_receive(). The
  *        mesh owns them all; the host attaches L2s, next targets and PEC

@@ -26,7 +26,7 @@ void xlat_fbarre_mesh_config_init_sized(xlat_fbarre_mesh_config *out, size_t siz
     cfg->struct_size = sizeof(*cfg);
     cfg->name = "fbarre";
     cfg->link_latency = 32; /* Table II: inter-chip network */
-    xlat_fbarre_config_init(&cfg->chiplet);
+    cfg->chiplets = 4;
     xlat__config_out(out, size, &full, sizeof(full));
 }
 
@@ -64,13 +64,15 @@ static int connect(struct xlat_fbarre_mesh *m, uint32_t i, uint32_t j, uint32_t 
     return rc;
 }
 
-static int build(struct xlat_fbarre_mesh *m, const xlat_fbarre_mesh_config *c)
+static int build(struct xlat_fbarre_mesh *m, const xlat_fbarre_mesh_config *c,
+                 const xlat_fbarre_config *unit)
 {
     int rc = XLAT_OK;
     for (uint32_t g = 0; g < m->chiplets && rc == XLAT_OK; g++) {
         char name[80];
         snprintf(name, sizeof(name), "%s%u", m->name, g);
-        xlat_fbarre_config fc = c->chiplet;
+        xlat_fbarre_config fc = *unit;
+        fc.chiplets = m->chiplets;
         fc.name = name;
         fc.chiplet = g;
         rc = xlat_fbarre_create(m->ctx, &fc, &m->fb[g]);
@@ -92,19 +94,24 @@ int xlat_fbarre_mesh_create(xlat_ctx *ctx, const xlat_fbarre_mesh_config *cfg,
     xlat_fbarre_mesh_config_init(&c);
     int rc = xlat__config_copy(ctx, &c, sizeof(c), cfg, XLAT_FBARRE_MESH_CONFIG_SIZE_V0,
                                "xlat_fbarre_mesh_config");
+    xlat_fbarre_config unit;
+    xlat_fbarre_config_init(&unit);
+    if (rc == XLAT_OK && c.chiplet) /* an older host's template keeps the defaults it lacks */
+        rc = xlat__config_copy(ctx, &unit, sizeof(unit), c.chiplet, XLAT_FBARRE_CONFIG_SIZE_V0,
+                               "xlat_fbarre_mesh_config.chiplet");
     if (rc != XLAT_OK)
         return rc;
-    if (c.chiplet.chiplets < 2 || c.chiplet.chiplets > XLAT_FBARRE_MAX_CHIPLETS)
+    if (c.chiplets < 2 || c.chiplets > XLAT_FBARRE_MAX_CHIPLETS)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_fbarre_mesh_create: chiplets %u is outside 2..8",
-                          c.chiplet.chiplets);
+                          c.chiplets);
     struct xlat_fbarre_mesh *m = xlat__alloc(ctx, sizeof(*m));
     if (!m)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_fbarre_mesh_create: out of memory");
     m->ctx = ctx;
-    m->chiplets = c.chiplet.chiplets;
+    m->chiplets = c.chiplets;
     m->name = xlat__strdup(ctx, c.name ? c.name : "fbarre");
     const struct xlat__reg *outer = xlat__reg_adopt(ctx, &m->reg); /* everything it builds */
-    rc = m->name ? build(m, &c) : XLAT_ERR_NOMEM;
+    rc = m->name ? build(m, &c, &unit) : XLAT_ERR_NOMEM;
     xlat__reg_restore(ctx, outer);
     if (rc != XLAT_OK) {
         mesh_free(m);
