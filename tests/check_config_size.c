@@ -283,8 +283,9 @@ END_TEST
 /* The pinned sizes are the members of the first release, on this ABI: the
  * TLB's ended at `index`, the walker's at `coalesce_fill_pwc` (its clock and
  * Barre Chord's PEC options came later), the IOMMU's at `fault_timeout` (its
- * clock, no_tlb and tracker_exact came later); every other config is still
- * its first release (nothing past the pinned members but the struct's tail
+ * clock, no_tlb and tracker_exact came later), the system's at `gmmu_cfg`
+ * (shared_l2 and F-Barre's came later); every other config is still its
+ * first release (nothing past the pinned members but the struct's tail
  * padding and a clock ratio). */
 START_TEST(pinned_sizes)
 {
@@ -292,9 +293,10 @@ START_TEST(pinned_sizes)
     ck_assert_uint_lt(offsetof(xlat_walker_config, clock_num) - XLAT_WALKER_CONFIG_SIZE_V0,
                       _Alignof(uint32_t)); /* clock_num is the first member past the pinned ones */
     ck_assert_uint_eq(XLAT_IOMMU_CONFIG_SIZE_V0, offsetof(xlat_iommu_config, clock_num));
+    ck_assert_uint_eq(XLAT_SYSTEM_CONFIG_SIZE_V0, offsetof(xlat_system_config, shared_l2));
     for (size_t i = 0; i < KINDS; i++)
         if (strcmp(kinds[i].name, "tlb") != 0 && strcmp(kinds[i].name, "walker") != 0 &&
-            strcmp(kinds[i].name, "iommu") != 0)
+            strcmp(kinds[i].name, "iommu") != 0 && strcmp(kinds[i].name, "system") != 0)
             ck_assert_msg(kinds[i].size - kinds[i].size_v0 < _Alignof(max_align_t), "%s",
                           kinds[i].name);
 }

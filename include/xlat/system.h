@@ -9,6 +9,7 @@
 #include "common.h"
 #include "gmmu.h"
 #include "iommu.h"
+#include "fbarre.h"
 #include "link.h"
 #include "target.h"
 #include "tlb.h"
@@ -104,6 +105,24 @@ typedef struct xlat_system_config {
      *  (::XLAT_ERR_INVAL) with `probe_ring`, `gmmu` or a least-TLB IOMMU, whose
      *  per-GPU L2s it does away with. */
     bool              shared_l2;
+    /** F-Barre ("Barre Chord: Efficient Virtual Memory Translation for
+     *  Multi-Chip-Module GPUs" §V-A): with a template, every GPU (chiplet)
+     *  gets an ::xlat_fbarre unit between its L2 and what lies below it,
+     *  the units meshed by links of `chiplet_latency` cycles
+     *  (xlat_fbarre_mesh_create()). The template is copied at create,
+     *  honouring its own struct_size; its `chiplets`, `chiplet` and `name`
+     *  are set by the builder, its `base_pfn` and `expanded` are the host's
+     *  (the chiplets' frames and the allocator's layout). 2..8 GPUs; refused
+     *  with `shared_l2`. NULL (the default): none. */
+    const xlat_fbarre_config *fbarre;
+    /** With `fbarre`: one-way cycles of the links between chiplets (0: 32,
+     *  Table II's inter-chip network). */
+    uint32_t          chiplet_latency;
+    /** With `fbarre`: the PEC buffer the units fill their own from as ATS
+     *  answers arrive (xlat_fbarre_pec_from_buffer(); normally the IOMMU's,
+     *  the walk template's `pec`). NULL: they compute frames only for the
+     *  data objects nothing told them of, that is none. */
+    xlat_pec_buffer  *fbarre_pec;
 } xlat_system_config;
 
 /**
@@ -194,9 +213,9 @@ static inline void xlat_system_l2_config_init(xlat_tlb_config *cfg)
  * @param out receives the handle.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL NULL arguments, no IOMMU template, gpus outside 1..64,
- *         cus outside 1..1024, `shared_l2` with `probe_ring`, `gmmu` or a
- *         least-TLB IOMMU, or a unit's configuration its create refuses
- *         (the message names it)
+ *         cus outside 1..1024, `shared_l2` with `probe_ring`, `gmmu`,
+ *         `fbarre` or a least-TLB IOMMU, `fbarre` with gpus outside 2..8,
+ *         or a unit's configuration its create refuses (the message names it)
  * @retval XLAT_ERR_UNSUPPORTED a config or template from a newer libxlat
  * @retval XLAT_ERR_NOMEM
  */
@@ -274,6 +293,14 @@ XLAT_API xlat_tlb *xlat_system_l1(const xlat_system *sys, uint32_t gpu, uint32_t
  *         xlat_system_config::shared_l2); NULL for NULL or out of range.
  */
 XLAT_API xlat_tlb *xlat_system_l2(const xlat_system *sys, uint32_t gpu);
+/**
+ * @brief GPU `gpu`'s F-Barre unit (xlat_system_config::fbarre).
+ * @param sys the system, or NULL.
+ * @param gpu the GPU (chiplet).
+ * @return the unit, owned by the system; NULL without F-Barre, for NULL or
+ *         out of range.
+ */
+XLAT_API xlat_fbarre *xlat_system_fbarre(const xlat_system *sys, uint32_t gpu);
 /**
  * @brief GPU `gpu`'s GMMU.
  * @param sys the system, or NULL.

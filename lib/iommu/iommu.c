@@ -348,7 +348,9 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 
 void xlat__iommu_native(struct xlat_iommu *m, xlat_tlb_entry *e)
 {
-    memset(&e->meta, 0, sizeof(e->meta));
+    /* least-TLB's fields are the IOMMU's to set; Barre Chord's (the walk's
+     * group information, the data object) go on with the translation. */
+    e->meta = (xlat_meta){.object_id = e->meta.object_id, .coal_info = e->meta.coal_info};
     if (m->incl->native)
         m->incl->native(m->incl_state, e);
 }
@@ -541,7 +543,8 @@ static void walk_done(void *user, const xlat_resp *resp)
     } else {
         xlat_tlb_entry e = {.pasid = r->req.pasid, .page_shift = resp->page_shift,
                             .vpn = r->req.vaddr >> resp->page_shift, .pfn = resp->pfn,
-                            .perm = resp->perm};
+                            .perm = resp->perm,
+                            .meta = resp->meta}; /* the walk's group information goes on */
         bool valid = resp->status == XLAT_OK || resp->status == XLAT_ERR_PERM;
         xlat__iommu_native(m, &e);
         if (valid && m->incl->on_walk)

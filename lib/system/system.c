@@ -126,6 +126,19 @@ static int build_l1s(struct xlat_system *s, uint32_t g, const xlat_target *to_l2
     return rc;
 }
 
+/* GPU g's F-Barre unit in front of `below` (the L2's way down); `below`
+ * becomes the unit. */
+static int insert_fbarre(struct xlat_system *s, uint32_t g, xlat_target *below)
+{
+    xlat_fbarre *fb = xlat_fbarre_mesh_chiplet(s->fbarre, g);
+    int rc = xlat_fbarre_set_next(fb, below);
+    if (rc == XLAT_OK)
+        rc = xlat_fbarre_attach_l2(fb, s->l2[g]);
+    if (rc == XLAT_OK && s->cfg.fbarre_pec)
+        rc = xlat_fbarre_set_pec_source(fb, xlat_fbarre_pec_from_buffer, s->cfg.fbarre_pec);
+    return rc == XLAT_OK ? xlat_fbarre_get_target(fb, below) : rc;
+}
+
 /* One GPU: what lies below its L2, its L2, its L1s. With a shared L2 only
  * GPU 0 has an L2 (and a link); the others' L1s miss into it. */
 static int build_gpu(struct xlat_system *s, uint32_t g)
@@ -144,6 +157,8 @@ static int build_gpu(struct xlat_system *s, uint32_t g)
         snprintf(name, sizeof(name), "gpu%u.l2", g);
     if (rc == XLAT_OK)
         rc = make_tlb(s, &s->tmpl.l2, name, &s->l2[g]);
+    if (rc == XLAT_OK && s->fbarre)
+        rc = insert_fbarre(s, g, &below);
     if (rc == XLAT_OK)
         rc = xlat_tlb_set_next(s->l2[g], &below);
     if (rc == XLAT_OK)
@@ -168,6 +183,7 @@ static void system_free(struct xlat_system *s)
         xlat_walker_destroy(s->gmmu_walker[g]);
         xlat_link_destroy(s->link[g]);
     }
+    xlat_fbarre_mesh_destroy(s->fbarre); /* after the L2s, which missed into it */
     xlat__free(s->ctx, s->l1, (size_t)s->cfg.gpus * s->cfg.cus * sizeof(*s->l1));
     xlat__free(s->ctx, s, sizeof(*s));
 }
@@ -184,9 +200,14 @@ static int check_config(xlat_ctx *ctx, const xlat_system_config *c)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "system: cfg.iommu is NULL (the IOMMU's template, with walk->pt,"
                           " is required)");
-    if (c->shared_l2 && (c->probe_ring || c->gmmu))
+    if (c->shared_l2 && (c->probe_ring || c->gmmu || c->fbarre))
         return xlat__fail(ctx, XLAT_ERR_INVAL, "system: a shared L2 leaves no per-GPU L2 for %s",
-                          c->probe_ring ? "the probing ring" : "a GMMU to sit below");
+                          c->probe_ring ? "the probing ring"
+                          : c->gmmu     ? "a GMMU to sit below"
+                                        : "F-Barre to sit below");
+    if (c->fbarre && (c->gpus < 2 || c->gpus > XLAT_FBARRE_MAX_CHIPLETS))
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "system: F-Barre needs 2..%d chiplets, not %u",
+                          XLAT_FBARRE_MAX_CHIPLETS, c->gpus);
     return XLAT_OK;
 }
 
@@ -222,6 +243,7 @@ static int take_templates(xlat_ctx *ctx, xlat_system_config *c, struct system_te
     xlat_iommu_config_init(&t->iommu);
     xlat_walker_config_init(&t->gmmu_walk);
     xlat_gmmu_config_init(&t->gmmu);
+    xlat_fbarre_config_init(&t->fbarre);
     /* Each template is held to its own create's pinned size. */
     int rc = take_template(ctx, &t->l1, sizeof(t->l1), c->l1, XLAT_TLB_CONFIG_SIZE_V0,
                            "xlat_system_config.l1");
@@ -239,12 +261,29 @@ static int take_templates(xlat_ctx *ctx, xlat_system_config *c, struct system_te
     if (rc == XLAT_OK)
         rc = take_template(ctx, &t->gmmu, sizeof(t->gmmu), c->gmmu_cfg, XLAT_GMMU_CONFIG_SIZE_V0,
                            "xlat_system_config.gmmu_cfg");
+    if (rc == XLAT_OK)
+        rc = take_template(ctx, &t->fbarre, sizeof(t->fbarre), c->fbarre,
+                           XLAT_FBARRE_CONFIG_SIZE_V0, "xlat_system_config.fbarre");
     c->l1 = &t->l1;
     c->l2 = &t->l2;
     c->iommu = &t->iommu;
     c->gmmu_walk = &t->gmmu_walk;
     c->gmmu_cfg = &t->gmmu;
+    if (c->fbarre)
+        c->fbarre = &t->fbarre;
     return rc;
+}
+
+/* Every chiplet's F-Barre unit, meshed; each is wired in build_gpu(). */
+static int make_fbarre_mesh(struct xlat_system *s)
+{
+    xlat_fbarre_mesh_config mc;
+    xlat_fbarre_mesh_config_init(&mc);
+    mc.name = "fbarre";
+    mc.link_latency = s->cfg.chiplet_latency ? s->cfg.chiplet_latency : 32;
+    mc.chiplets = s->cfg.gpus;
+    mc.chiplet = &s->tmpl.fbarre;
+    return xlat_fbarre_mesh_create(s->ctx, &mc, &s->fbarre);
 }
 
 static int build(struct xlat_system *s)
@@ -256,6 +295,8 @@ static int build(struct xlat_system *s)
     ic.gpus = s->cfg.gpus;
     int rc = xlat_iommu_create(s->ctx, &ic, &s->iommu);
     s->tmpl.iommu.walk = NULL; /* the IOMMU holds its copy; the caller's may go */
+    if (rc == XLAT_OK && s->cfg.fbarre)
+        rc = make_fbarre_mesh(s);
     for (uint32_t g = 0; g < s->cfg.gpus && rc == XLAT_OK; g++)
         rc = build_gpu(s, g);
     return rc;
@@ -359,6 +400,11 @@ xlat_tlb *xlat_system_l1(const xlat_system *s, uint32_t gpu, uint32_t cu)
 xlat_tlb *xlat_system_l2(const xlat_system *s, uint32_t gpu)
 {
     return s && gpu < s->cfg.gpus ? s->l2[s->cfg.shared_l2 ? 0 : gpu] : NULL;
+}
+
+xlat_fbarre *xlat_system_fbarre(const xlat_system *s, uint32_t gpu)
+{
+    return s && s->fbarre ? xlat_fbarre_mesh_chiplet(s->fbarre, gpu) : NULL;
 }
 
 xlat_gmmu *xlat_system_gmmu(const xlat_system *s, uint32_t gpu)

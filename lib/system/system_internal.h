@@ -25,6 +25,7 @@ struct system_templates {
     xlat_iommu_config iommu;        /* walk: the caller's until the IOMMU copied it, then NULL */
     xlat_walker_config gmmu_walk;
     xlat_gmmu_config gmmu;
+    xlat_fbarre_config fbarre;
 };
 
 struct xlat_system {
@@ -38,6 +39,7 @@ struct xlat_system {
     xlat_walker *gmmu_walker[SYSTEM_MAX_GPUS];
     xlat_gmmu *gmmu[SYSTEM_MAX_GPUS];
     xlat_iommu *iommu;
+    xlat_fbarre_mesh *fbarre;       /* with cfg.fbarre: every chiplet's unit and their links */
     xlat_system_stats st;
     struct xlat__reg reg;
 };
