@@ -7,6 +7,7 @@
  * shared input of "Barre Chord" §III-D). Each chiplet keeps at most one
  * translation per CU in flight. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 
@@ -19,6 +20,8 @@ typedef struct mcm_rig {
     xlat_ctx *ctx;
     xlat_physmem *mem;
     xlat_pagetable *pt;
+    xlat_barre_alloc *alloc; /* Barre rows: the footprint's groups */
+    xlat_pec_buffer *pec;
     xlat_system *sys;
     uint64_t done, last;
     uint32_t in_flight[4]; /* per chiplet */
@@ -50,9 +53,80 @@ static int rig_build(mcm_rig *r, xlat_mcm_variant v)
     return xlat_system_create(r->ctx, &mcm.system, &r->sys);
 }
 
+/* Barre's rows: chiplet g's frames from 0x100000 * (g + 1); the footprint
+ * is one data object placed by the group allocator as the stream expects
+ * (MCM_CHUNK pages per chiplet per round), its PEC entry in the IOMMU's
+ * buffer. */
+#define MCM_CHIPLET_FRAMES 0x10000
+static int barre_table(mcm_rig *r, uint64_t base_pfn[4])
+{
+    xlat_region_config reg[5];
+    for (uint32_t g = 0; g < 4; g++) {
+        base_pfn[g] = 0x100000 * (uint64_t)(g + 1);
+        reg[g] = (xlat_region_config){.base_pfn = base_pfn[g], .frames = MCM_CHIPLET_FRAMES};
+    }
+    reg[4] = (xlat_region_config){.base_pfn = 0x800000, .frames = MCM_CHIPLET_FRAMES};
+    xlat_physmem_config pc;
+    xlat_physmem_config_init(&pc);
+    pc.regions = 5;
+    pc.region = reg;
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.node_region = 4; /* page-table nodes apart from the chiplets' frames */
+    xlat_barre_alloc_config ac;
+    xlat_barre_alloc_config_init(&ac);
+    xlat_pec_buffer_config bc;
+    xlat_pec_buffer_config_init(&bc);
+    xlat_barre_object o;
+    xlat_barre_object_init(&o);
+    o.pasid = 1;
+    o.start_vpn = MCM_BASE >> 12;
+    o.pages = MCM_PAGES;
+    o.interlv_gran = MCM_CHUNK;
+    if (xlat_ctx_create(NULL, &r->ctx) || xlat_physmem_create(r->ctx, &pc, &r->mem))
+        return -1;
+    tc.mem = ac.mem = r->mem;
+    if (xlat_pagetable_create(r->ctx, &tc, &r->pt))
+        return -1;
+    ac.pt = r->pt;
+    ac.max_merge = 1;
+    memcpy(ac.base_pfn, base_pfn, 4 * sizeof(base_pfn[0]));
+    if (xlat_barre_alloc_create(r->ctx, &ac, &r->alloc) ||
+        xlat_pec_buffer_create(r->ctx, &bc, &r->pec))
+        return -1;
+    return xlat_barre_alloc_map(r->alloc, &o, r->pec, NULL);
+}
+
+/* The baseline preset with Barre's PEC logic in the IOMMU's walkers and,
+ * for F-Barre, a unit per chiplet with coalescing-aware walk scheduling. */
+static int rig_build_barre(mcm_rig *r, bool fbarre)
+{
+    static uint64_t base_pfn[4];
+    if (barre_table(r, base_pfn))
+        return -1;
+    static xlat_mcm_config mcm;
+    static xlat_fbarre_config fb;
+    if (xlat_mcm_preset(&mcm, sizeof(mcm), XLAT_MCM_BASELINE))
+        return -1;
+    mcm.walk.pt = r->pt;
+    mcm.walk.pec = r->pec;
+    mcm.walk.pec_base_pfn = base_pfn;
+    mcm.walk.pec_chiplets = 4;
+    if (fbarre) {
+        mcm.walk.coal_aware = true;
+        xlat_fbarre_config_init(&fb);
+        memcpy(fb.base_pfn, base_pfn, sizeof(base_pfn));
+        mcm.system.fbarre = &fb;
+        mcm.system.fbarre_pec = r->pec;
+    }
+    return xlat_system_create(r->ctx, &mcm.system, &r->sys);
+}
+
 static void rig_destroy(mcm_rig *r)
 {
     xlat_system_destroy(r->sys);
+    xlat_pec_buffer_destroy(r->pec);
+    xlat_barre_alloc_destroy(r->alloc);
     xlat_pagetable_destroy(r->pt);
     xlat_physmem_destroy(r->mem);
     xlat_ctx_destroy(r->ctx);
@@ -69,10 +143,18 @@ static uint64_t lasp_page(uint64_t *state, uint32_t g, uint64_t n)
     return (own * 4 + g) * MCM_CHUNK + (z >> 32) % MCM_CHUNK;
 }
 
-static void run(xlat_mcm_variant v, const char *name)
+/* Which machine a row runs: a preset variant, or Barre / F-Barre. */
+enum { MCM_PRESET, MCM_BARRE, MCM_FBARRE };
+
+static int build_kind(mcm_rig *r, int kind, xlat_mcm_variant v)
+{
+    return kind == MCM_PRESET ? rig_build(r, v) : rig_build_barre(r, kind == MCM_FBARRE);
+}
+
+static void run(int kind, xlat_mcm_variant v, const char *name)
 {
     mcm_rig r = {0};
-    if (rig_build(&r, v) != 0) {
+    if (build_kind(&r, kind, v) != 0) {
         fprintf(stderr, "bench mcm: %s\n", xlat_ctx_errmsg(r.ctx));
         rig_destroy(&r);
         return;
@@ -112,7 +194,9 @@ void bench_mcm(void)
 {
     printf("\n-- Barre Chord's MCM-GPU (L1 64 -> L2 512 -> PCIe 150 -> IOMMU, no TLB, "
            "16 walkers) --\n");
-    run(XLAT_MCM_BASELINE, "baseline");
-    run(XLAT_MCM_WALKERS_INF, "unbounded walkers");
-    run(XLAT_MCM_LEAST, "least-TLB");
+    run(MCM_PRESET, XLAT_MCM_BASELINE, "baseline");
+    run(MCM_PRESET, XLAT_MCM_WALKERS_INF, "unbounded walkers");
+    run(MCM_PRESET, XLAT_MCM_LEAST, "least-TLB");
+    run(MCM_BARRE, XLAT_MCM_BASELINE, "Barre");
+    run(MCM_FBARRE, XLAT_MCM_BASELINE, "F-Barre");
 }
