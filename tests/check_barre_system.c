@@ -131,6 +131,37 @@ START_TEST(fbarre_answers_a_member_from_a_peer)
 }
 END_TEST
 
+/* Migration (§VI): 0x7 leaves its group for another frame of chiplet 2.
+ * The allocator rewrites the other members' PTEs and lists every page a
+ * host must shoot down; once it has, no chiplet computes 0x7's old frame,
+ * and the members left in the group are still computed. */
+START_TEST(nothing_stale_after_a_migration)
+{
+    build(true);
+    ck_assert_uint_eq(ask(0, 0x1), 811);
+    xlat_advance(m.f.ctx, 100);
+    ck_assert_uint_eq(ask(1, 0x4), 87); /* chiplets 0 and 1 hold the group */
+    xlat_barre_migration mig;
+    ck_assert_int_eq(xlat_barre_alloc_migrate(m.f.a, &m.data, 0x7, 2, &mig), XLAT_OK);
+    ck_assert_uint_ne(mig.new_pfn, mig.old_pfn);
+    ck_assert_uint_eq(mig.count, 4); /* 0x7, then 0x1, 0x4 and 0xA */
+    for (uint32_t i = 0; i < mig.count; i++)
+        ck_assert_int_ge(xlat_system_invalidate(m.sys, 1, mig.vpn[i] << 12), 0);
+    xlat_advance(m.f.ctx, 100);
+    ask(2, 0x7); /* checked against the page table: the new frame */
+    ck_assert_uint_eq(m.last.pfn, mig.new_pfn);
+    ask(0, 0x7);
+    ck_assert_uint_eq(m.last.pfn, mig.new_pfn);
+    ask(3, 0xA); /* still a member: computed or walked, the right frame */
+    /* a flush resets every filter */
+    ck_assert_int_ge(xlat_system_flush(m.sys), 0);
+    for (uint32_t g = 0; g < 4; g++)
+        for (uint32_t x = 0; x < 4; x++)
+            ck_assert_uint_eq(xlat_fbarre_filter_count(xlat_system_fbarre(m.sys, g), x), 0);
+    teardown();
+}
+END_TEST
+
 START_TEST(fbarre_needs_chiplets_and_a_per_chiplet_l2)
 {
     memset(&m, 0, sizeof(m));
@@ -157,6 +188,7 @@ Suite *barre_system_suite(void)
     TCase *tc = tcase_create("mcm");
     tcase_add_test(tc, baseline_each_chiplet_walks);
     tcase_add_test(tc, fbarre_answers_a_member_from_a_peer);
+    tcase_add_test(tc, nothing_stale_after_a_migration);
     tcase_add_test(tc, fbarre_needs_chiplets_and_a_per_chiplet_l2);
     suite_add_tcase(s, tc);
     return s;

@@ -269,8 +269,9 @@ XLAT_API int xlat_system_flush_gpu(xlat_system *sys, uint32_t gpu);
 /**
  * @brief Empty every TLB of the system: every GPU's L1s and L2, as
  *        xlat_system_flush_gpu(), then the IOMMU, as xlat_iommu_flush()
- *        (its TLBs and the tracker). The walk caches are the host's
- *        (xlat_walker_config::pwc): xlat_pwc_flush() empties them.
+ *        (its TLBs and the tracker); with F-Barre, every chiplet's filters
+ *        and PEC buffer too (xlat_fbarre_shootdown()). The walk caches are
+ *        the host's (xlat_walker_config::pwc): xlat_pwc_flush() empties them.
  * @param sys the system.
  * @return the number of entries removed (>= 0), or ::XLAT_ERR_INVAL for a
  *         NULL `sys`.

@@ -389,6 +389,8 @@ int xlat_system_flush(xlat_system *s)
     int removed = 0;
     for (uint32_t g = 0; g < s->cfg.gpus; g++)
         removed += flush_gpu(s, g);
+    if (s->fbarre) /* a shootdown resets every filter and PEC buffer (§V-A) */
+        xlat_fbarre_mesh_shootdown(s->fbarre);
     return removed + xlat_iommu_flush(s->iommu);
 }
 
