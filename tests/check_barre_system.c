@@ -6,6 +6,7 @@
  * §IV, §V-A; Table II's latencies through xlat_mcm_preset()).
  */
 #include "barre_alloc_fixture.h"
+#include "barre_system_random.h"
 
 typedef struct mcm_barre {
     ba_fixture f;
@@ -182,6 +183,28 @@ START_TEST(fbarre_needs_chiplets_and_a_per_chiplet_l2)
 }
 END_TEST
 
+/* Random objects, GPU maps and streams on every chiplet, migrations shot
+ * down between bursts, flushes: every frame the system hands out, walked,
+ * computed by the IOMMU's PEC logic or by an F-Barre unit, is the page
+ * table's, and every request is answered once. Barre's layout and the
+ * expanded one (groups merged two by two). */
+START_TEST(every_frame_is_the_walked_frame)
+{
+    bs_result r;
+    bs_random_run(0xBA22E5 + (uint64_t)_i, _i % 2 == 1, 3000, &r);
+    ck_assert_uint_eq(r.sent, 3000);
+    ck_assert_uint_eq(r.answered_once, r.sent);
+    ck_assert_uint_eq(r.twice, 0);
+    ck_assert_uint_eq(r.missing, 0);
+    ck_assert_uint_eq(r.wrong, 0);
+    ck_assert_uint_gt(r.migrations, 0);
+    /* every path was taken */
+    ck_assert_uint_gt(r.pec_answers, 0);
+    ck_assert_uint_gt(r.local_hits, 0);
+    ck_assert_uint_gt(r.peer_hits, 0);
+}
+END_TEST
+
 Suite *barre_system_suite(void)
 {
     Suite *s = suite_create("barre_system");
@@ -189,6 +212,7 @@ Suite *barre_system_suite(void)
     tcase_add_test(tc, baseline_each_chiplet_walks);
     tcase_add_test(tc, fbarre_answers_a_member_from_a_peer);
     tcase_add_test(tc, nothing_stale_after_a_migration);
+    tcase_add_loop_test(tc, every_frame_is_the_walked_frame, 0, 2);
     tcase_add_test(tc, fbarre_needs_chiplets_and_a_per_chiplet_l2);
     suite_add_tcase(s, tc);
     return s;

@@ -9,6 +9,7 @@
 #include "../system_random.h"
 #include "walk_sched_long.h"
 #include "../barre_alloc_fixture.h"
+#include "../barre_system_random.h"
 
 START_TEST(tlb_long_against_model)
 {
@@ -162,6 +163,26 @@ START_TEST(barre_alloc_long)
 }
 END_TEST
 
+/* The Barre Chord MCM-GPU of tests/check_barre_system.c, over many seeds
+ * and far longer streams. */
+START_TEST(barre_system_long)
+{
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        for (int expanded = 0; expanded < 2; expanded++) {
+            bs_result r;
+            bs_random_run(seed * 7919, expanded, 200000, &r);
+            ck_assert_msg(r.answered_once == r.sent && r.twice == 0 && r.missing == 0 &&
+                              r.wrong == 0,
+                          "seed %llu, expanded %d: %llu sent, %llu once, %llu twice, %llu never,"
+                          " %llu wrong", (unsigned long long)seed, expanded,
+                          (unsigned long long)r.sent, (unsigned long long)r.answered_once,
+                          (unsigned long long)r.twice, (unsigned long long)r.missing,
+                          (unsigned long long)r.wrong);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("long");
@@ -172,6 +193,7 @@ int main(void)
     tcase_add_test(tc, coalescing_long);
     tcase_add_test(tc, system_random_long);
     tcase_add_test(tc, barre_alloc_long);
+    tcase_add_test(tc, barre_system_long);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
