@@ -59,7 +59,7 @@ static void build(bs_run *w, bool expanded)
     for (uint32_t i = 0; i < BS_OBJECTS; i++)
         map_object(w, 0x1000 + 0x100 * (uint64_t)i);
     static xlat_mcm_config mcm; /* its pointers lead into itself */
-    ck_assert_int_eq(xlat_mcm_preset(&mcm, sizeof(mcm), XLAT_MCM_BASELINE), XLAT_OK);
+    ck_assert_int_eq(xlat_mcm_preset(&mcm, XLAT_MCM_BASELINE), XLAT_OK);
     mcm.system.cus = 4;
     mcm.walk.pt = w->f.pt;
     mcm.walk.pec = w->pec;

@@ -48,7 +48,7 @@ static void build(bool fbarre)
     ba_setup(&m.f, 4, 256, 1, false, NULL);
     map_data1();
     static xlat_mcm_config mcm; /* its pointers lead into itself */
-    ck_assert_int_eq(xlat_mcm_preset(&mcm, sizeof(mcm), XLAT_MCM_BASELINE), XLAT_OK);
+    ck_assert_int_eq(xlat_mcm_preset(&mcm, XLAT_MCM_BASELINE), XLAT_OK);
     mcm.system.cus = 2;
     mcm.walk.pt = m.f.pt;
     mcm.walk.pec = m.pec; /* Barre: the IOMMU's PEC logic */
@@ -168,7 +168,7 @@ START_TEST(fbarre_needs_chiplets_and_a_per_chiplet_l2)
     memset(&m, 0, sizeof(m));
     ba_setup(&m.f, 4, 64, 1, false, NULL);
     static xlat_mcm_config mcm;
-    ck_assert_int_eq(xlat_mcm_preset(&mcm, sizeof(mcm), XLAT_MCM_BASELINE), XLAT_OK);
+    ck_assert_int_eq(xlat_mcm_preset(&mcm, XLAT_MCM_BASELINE), XLAT_OK);
     mcm.walk.pt = m.f.pt;
     xlat_fbarre_config_init(&m.fb);
     mcm.system.fbarre = &m.fb;

@@ -38,7 +38,7 @@ static void teardown(void)
 
 static void preset(xlat_mcm_variant v)
 {
-    ck_assert_int_eq(xlat_mcm_preset(&h.mcm, sizeof(h.mcm), v), XLAT_OK);
+    ck_assert_int_eq(xlat_mcm_preset(&h.mcm, v), XLAT_OK);
     h.mcm.walk.pt = h.pt;
 }
 
@@ -100,7 +100,7 @@ START_TEST(baseline_table2)
     ck_assert_uint_eq(h.mcm.walk.walkers, 16);
     ck_assert_uint_eq(h.mcm.walk.queue_entries, 48);
     ck_assert_uint_eq(h.mcm.iommu.buffer_entries, 64);
-    ck_assert_uint_eq(h.mcm.chiplet_latency, 32);
+    ck_assert_uint_eq(h.mcm.system.chiplet_latency, 32);
     ck_assert(h.mcm.iommu.no_tlb);
     build();
     ck_assert_ptr_null(xlat_iommu_tlb(xlat_system_iommu(h.sys)));
@@ -283,15 +283,48 @@ START_TEST(hosts_inside_or_later)
 }
 END_TEST
 
+/* Each part started by its config_init, as xlat_mcm_preset() does. */
+static void mcm_init_parts(xlat_mcm_config *m)
+{
+    xlat_system_config_init(&m->system);
+    xlat_tlb_config_init(&m->l1);
+    xlat_tlb_config_init(&m->l2);
+    xlat_iommu_config_init(&m->iommu);
+    xlat_walker_config_init(&m->walk);
+}
+
 START_TEST(errors)
 {
     xlat_mcm_config m;
+    ck_assert_int_eq(xlat_mcm_preset(NULL, XLAT_MCM_BASELINE), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_mcm_preset(&m, (xlat_mcm_variant)8), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_mcm_preset(&m, (xlat_mcm_variant)-1), XLAT_ERR_INVAL);
+    /* a part its config_init did not start: nothing is written */
     memset(&m, 0x5A, sizeof(m));
-    ck_assert_int_eq(xlat_mcm_preset(NULL, sizeof(m), XLAT_MCM_BASELINE), XLAT_ERR_INVAL);
-    ck_assert_int_eq(xlat_mcm_preset(&m, sizeof(m), (xlat_mcm_variant)8), XLAT_ERR_INVAL);
-    ck_assert_int_eq(xlat_mcm_preset(&m, sizeof(m), (xlat_mcm_variant)-1), XLAT_ERR_INVAL);
-    ck_assert_int_eq(xlat_mcm_preset(&m, sizeof(m) - 8, XLAT_MCM_BASELINE), XLAT_ERR_UNSUPPORTED);
-    ck_assert_uint_eq(m.chiplet_latency, 0x5A5A5A5A); /* left as it was */
+    m.walk.struct_size = 0;
+    ck_assert_int_eq(xlat_mcm_preset_parts(XLAT_MCM_BASELINE, &m.system, &m.l1, &m.l2,
+                                           &m.iommu, &m.walk), XLAT_ERR_INVAL);
+    ck_assert_uint_eq(m.system.gpus, 0x5A5A5A5A);
+    ck_assert_int_eq(xlat_mcm_preset_parts(XLAT_MCM_BASELINE, &m.system, NULL, &m.l2,
+                                           &m.iommu, &m.walk), XLAT_ERR_INVAL);
+    /* a host built against the first release: its IOMMU config ends at the
+     * pinned size, so `no_tlb` (added since) is neither there nor written */
+    mcm_init_parts(&m);
+    struct {
+        xlat_iommu_config c;
+        unsigned char canary[8];
+    } old;
+    memset(&old, 0xA5, sizeof(old));
+    old.c.struct_size = XLAT_IOMMU_CONFIG_SIZE_V0;
+    ck_assert_int_eq(xlat_mcm_preset_parts(XLAT_MCM_BASELINE, &m.system, &m.l1, &m.l2, &old.c,
+                                           &m.walk), XLAT_OK);
+    ck_assert_uint_eq(old.c.struct_size, XLAT_IOMMU_CONFIG_SIZE_V0);
+    ck_assert_uint_eq(old.c.buffer_entries, 64);
+    ck_assert_ptr_eq(old.c.walk, &m.walk);
+    ck_assert_ptr_eq(m.system.iommu, &old.c);
+    const unsigned char *after = (const unsigned char *)&old.c + XLAT_IOMMU_CONFIG_SIZE_V0;
+    for (size_t i = 0; i < sizeof(old) - XLAT_IOMMU_CONFIG_SIZE_V0; i++)
+        ck_assert_uint_eq(after[i], 0xA5);
     preset(XLAT_MCM_SHARED_L2);
     h.mcm.system.probe_ring = true;
     ck_assert_int_eq(xlat_system_create(h.ctx, &h.mcm.system, &h.sys), XLAT_ERR_INVAL);

@@ -30,7 +30,7 @@ extern "C" {
  *
  * @code
  * xlat_mcm_config mcm;                                   // fill it where it lives
- * xlat_mcm_preset(&mcm, sizeof(mcm), XLAT_MCM_BASELINE);
+ * xlat_mcm_preset(&mcm, XLAT_MCM_BASELINE);
  * mcm.walk.pt = pt;                                      // a 4-level page table
  * xlat_system *sys;
  * xlat_system_create(ctx, &mcm.system, &sys);             // copies everything
@@ -71,46 +71,71 @@ typedef enum xlat_mcm_variant {
 #define XLAT_MCM_WALKERS_UNBOUNDED 1024u
 
 /**
- * @brief A whole MCM-GPU configuration: the system's and every template it
- *        points to. `system.l1`, `system.l2` and `system.iommu` lead to the
- *        members below, and `iommu.walk` to `walk`, so the struct must be
- *        filled where it is used: a copy's pointers still lead to the
- *        original. xlat_system_create() copies everything, so the struct may
- *        go once it returns.
- */
-typedef struct xlat_mcm_config {
-    xlat_system_config system; /**< chiplets, CUs, PCIe latency, shared L2 */
-    xlat_tlb_config    l1;     /**< every CU's L1 TLB */
-    xlat_tlb_config    l2;     /**< every chiplet's L2 TLB (the shared one's with XLAT_MCM_SHARED_L2) */
-    xlat_iommu_config  iommu;  /**< the IOMMU */
-    xlat_walker_config walk;   /**< its walkers: `pt` is the caller's to set */
-    /** One-way cycles of a message on the inter-chiplet mesh (Table II: 32, at
-     *  768 GB/s). No unit of the baseline sends one; F-Barre's peer messages do. */
-    uint32_t           chiplet_latency;
-} xlat_mcm_config;
-
-/**
- * @brief Fill `cfg` with the MCM-GPU of `variant`.
+ * @brief Fill the parts of an MCM-GPU configuration with `variant`: the
+ *        system's configuration and the templates it points to, each a sized
+ *        struct of the caller's, started by its own config_init (which sets
+ *        its `struct_size`). At most each part's `struct_size` bytes are
+ *        written, so a host built against another libxlat gets what its
+ *        structs can hold; then `system->l1`, `system->l2` and
+ *        `system->iommu` lead to the parts, `iommu->walk` to `walk`, and
+ *        `walk->pt` is the caller's to set.
  *
  * The 500-cycle walk is 4 reads of 125 cycles (xlat_iommu_walker_config_init()):
  * it holds for a 4-level page table (x86-64's), without a page walk cache;
  * a table of L levels walks in 125 x L cycles. The IOMMU admits walkers +
  * queue_entries ATS requests (64): the walks in service and the walk queue,
  * so a request beyond them waits in the PCIe link (the walk queue's
- * back-pressure), also with an IOMMU TLB.
- *
- * @param cfg the configuration to fill; everything is set, `walk.pt` NULL.
- * @param cfg_size sizeof(*cfg) as the caller was built: the struct nests
- *        other configurations, so any other size (a host built against
- *        another libxlat) is refused.
+ * back-pressure), also with an IOMMU TLB. xlat_system_config::chiplet_latency
+ * is Table II's 32 (the mesh F-Barre's peer messages cross).
  * @param variant the baseline or a comparison point.
+ * @param system the system's configuration.
+ * @param l1 every CU's L1 TLB.
+ * @param l2 every chiplet's L2 TLB (the shared one's with ::XLAT_MCM_SHARED_L2).
+ * @param iommu the IOMMU.
+ * @param walk its walkers.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL `cfg`, or `variant` not an ::xlat_mcm_variant
- *         (`cfg` is left as it was)
- * @retval XLAT_ERR_UNSUPPORTED `cfg_size` is not this library's
- *         sizeof(xlat_mcm_config) (`cfg` is left as it was)
+ * @retval XLAT_ERR_INVAL a NULL part, a part whose `struct_size` is below its
+ *         first release's (not started by its config_init), or `variant` not
+ *         an ::xlat_mcm_variant; nothing is written
  */
-XLAT_API int xlat_mcm_preset(xlat_mcm_config *cfg, size_t cfg_size, xlat_mcm_variant variant);
+XLAT_API int xlat_mcm_preset_parts(xlat_mcm_variant variant, xlat_system_config *system,
+                                   xlat_tlb_config *l1, xlat_tlb_config *l2,
+                                   xlat_iommu_config *iommu, xlat_walker_config *walk);
+
+/**
+ * @brief A whole MCM-GPU configuration in one place: the system's and every
+ *        template it points to. A convenience of this header (the library
+ *        sees only its parts), filled where it is used: a copy's pointers
+ *        still lead to the original. xlat_system_create() copies
+ *        everything, so the struct may go once it returns.
+ */
+typedef struct xlat_mcm_config {
+    xlat_system_config system; /**< chiplets, CUs, PCIe latency, mesh latency, shared L2 */
+    xlat_tlb_config    l1;     /**< every CU's L1 TLB */
+    xlat_tlb_config    l2;     /**< every chiplet's L2 TLB (the shared one's with XLAT_MCM_SHARED_L2) */
+    xlat_iommu_config  iommu;  /**< the IOMMU */
+    xlat_walker_config walk;   /**< its walkers: `pt` is the caller's to set */
+} xlat_mcm_config;
+
+/**
+ * @brief Fill `cfg` with the MCM-GPU of `variant`: each part started by its
+ *        config_init, then xlat_mcm_preset_parts().
+ * @param cfg the configuration to fill; everything is set, `walk.pt` NULL.
+ * @param variant the baseline or a comparison point.
+ * @return what xlat_mcm_preset_parts() returns; ::XLAT_ERR_INVAL for a NULL `cfg`.
+ */
+static inline int xlat_mcm_preset(xlat_mcm_config *cfg, xlat_mcm_variant variant)
+{
+    if (!cfg)
+        return XLAT_ERR_INVAL;
+    xlat_system_config_init(&cfg->system);
+    xlat_tlb_config_init(&cfg->l1);
+    xlat_tlb_config_init(&cfg->l2);
+    xlat_iommu_config_init(&cfg->iommu);
+    xlat_walker_config_init(&cfg->walk);
+    return xlat_mcm_preset_parts(variant, &cfg->system, &cfg->l1, &cfg->l2, &cfg->iommu,
+                                 &cfg->walk);
+}
 
 /** @} */
 

@@ -5,6 +5,15 @@
 #include "internal.h"
 #include "xlat/mcm.h"
 
+/* The parts at this library's sizes, filled here and then copied into the
+ * caller's within their struct_size. */
+struct mcm_full {
+    xlat_system_config system;
+    xlat_tlb_config l1, l2;
+    xlat_iommu_config iommu;
+    xlat_walker_config walk;
+};
+
 #define MCM_CHIPLETS 4
 #define MCM_PCIE 150        /* Table II: PCIe Gen4 x16, 150 cycles (one way: the note's A.7) */
 #define MCM_MESH 32         /* Table II: 768 GB/s mesh, 32 cycles */
@@ -34,7 +43,7 @@ static void l2_table2(xlat_tlb_config *c)
 
 /* Table II: 16 walkers, 48 queue entries, 500-cycle walks (4 x 125), FCFS;
  * no IOMMU TLB (the note's B.1: Table II lists none). */
-static void iommu_table2(xlat_mcm_config *m)
+static void iommu_table2(struct mcm_full *m)
 {
     xlat_iommu_walker_config_init(&m->walk);
     m->walk.walkers = 16;
@@ -58,7 +67,7 @@ static void add_iommu_tlb(xlat_iommu_config *c)
  * keys for a 512-entry L2, and so miss remote hits. Its victim TLB is
  * §VII-J's (the paper names no size). A remote probe crosses PCIe to the
  * chiplet, looks its L2 up and comes back: 150 + 10 + 150 cycles. */
-static void least_tlb(xlat_mcm_config *m)
+static void least_tlb(struct mcm_full *m)
 {
     add_iommu_tlb(&m->iommu);
     m->iommu.inclusion = XLAT_INCL_LEAST;
@@ -69,7 +78,7 @@ static void least_tlb(xlat_mcm_config *m)
 
 /* §III-D: 4x the entries and 4x the processing bandwidth (ports, and the
  * MSHRs four L2s had between them), the latency unchanged. */
-static void shared_l2(xlat_mcm_config *m)
+static void shared_l2(struct mcm_full *m)
 {
     m->system.shared_l2 = true;
     m->l2.entries *= MCM_CHIPLETS;
@@ -77,7 +86,7 @@ static void shared_l2(xlat_mcm_config *m)
     m->l2.mshrs *= MCM_CHIPLETS;
 }
 
-static void apply(xlat_mcm_config *m, xlat_mcm_variant v)
+static void apply(struct mcm_full *m, xlat_mcm_variant v)
 {
     switch (v) {
     case XLAT_MCM_BASELINE: break;
@@ -91,30 +100,66 @@ static void apply(xlat_mcm_config *m, xlat_mcm_variant v)
     }
 }
 
-int xlat_mcm_preset(xlat_mcm_config *cfg, size_t cfg_size, xlat_mcm_variant variant)
+/* A struct_size beyond this is an uninitialised field, not a size. */
+#define PART_SIZE_MAX 65536u
+
+static bool part_ok(const void *part, size_t v0)
 {
-    if (!cfg || (unsigned)variant > XLAT_MCM_SHARED_L2)
-        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_mcm_preset: %s",
-                          !cfg ? "NULL cfg" : "unknown variant");
-    if (cfg_size != sizeof(*cfg))
-        return xlat__fail(NULL, XLAT_ERR_UNSUPPORTED,
-                          "xlat_mcm_preset: cfg_size %zu is not this libxlat's %zu", cfg_size,
-                          sizeof(*cfg));
-    memset(cfg, 0, sizeof(*cfg));
-    xlat_system_config_init(&cfg->system);
-    cfg->system.gpus = MCM_CHIPLETS;
-    cfg->system.cus = 64; /* 4 SAs of 16 CUs */
-    cfg->system.gpu_iommu_latency = MCM_PCIE;
-    cfg->chiplet_latency = MCM_MESH;
-    l1_table2(&cfg->l1);
-    l2_table2(&cfg->l2);
-    iommu_table2(cfg);
-    apply(cfg, variant);
+    uint32_t size;
+    if (!part)
+        return false;
+    memcpy(&size, part, sizeof(size)); /* struct_size: every config's first member */
+    return size >= v0 && size <= PART_SIZE_MAX;
+}
+
+/* `full` into the caller's part, within its struct_size (which stays). */
+static void put(void *part, const void *full, size_t full_size)
+{
+    uint32_t size;
+    memcpy(&size, part, sizeof(size));
+    xlat__copy_out(part, size, full, full_size);
+    memcpy(part, &size, sizeof(size));
+}
+
+static void fill(struct mcm_full *m, xlat_mcm_variant variant)
+{
+    xlat_system_config_init(&m->system);
+    m->system.gpus = MCM_CHIPLETS;
+    m->system.cus = 64; /* 4 SAs of 16 CUs */
+    m->system.gpu_iommu_latency = MCM_PCIE;
+    m->system.chiplet_latency = MCM_MESH;
+    l1_table2(&m->l1);
+    l2_table2(&m->l2);
+    iommu_table2(m);
+    apply(m, variant);
     /* The walk queue's back-pressure: the IOMMU admits what its walkers and
      * their queue hold, and a request beyond waits in the link. */
-    cfg->iommu.buffer_entries = cfg->walk.walkers + cfg->walk.queue_entries;
-    cfg->system.l1 = &cfg->l1;
-    cfg->system.l2 = &cfg->l2;
-    cfg->system.iommu = &cfg->iommu;
+    m->iommu.buffer_entries = m->walk.walkers + m->walk.queue_entries;
+}
+
+int xlat_mcm_preset_parts(xlat_mcm_variant variant, xlat_system_config *system,
+                          xlat_tlb_config *l1, xlat_tlb_config *l2, xlat_iommu_config *iommu,
+                          xlat_walker_config *walk)
+{
+    if ((unsigned)variant > XLAT_MCM_SHARED_L2)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_mcm_preset: unknown variant %d",
+                          (int)variant);
+    if (!part_ok(system, XLAT_SYSTEM_CONFIG_SIZE_V0) || !part_ok(l1, XLAT_TLB_CONFIG_SIZE_V0) ||
+        !part_ok(l2, XLAT_TLB_CONFIG_SIZE_V0) || !part_ok(iommu, XLAT_IOMMU_CONFIG_SIZE_V0) ||
+        !part_ok(walk, XLAT_WALKER_CONFIG_SIZE_V0))
+        return xlat__fail(NULL, XLAT_ERR_INVAL,
+                          "xlat_mcm_preset: a NULL part, or one its config_init did not start");
+    struct mcm_full m;
+    fill(&m, variant);
+    put(system, &m.system, sizeof(m.system));
+    put(l1, &m.l1, sizeof(m.l1));
+    put(l2, &m.l2, sizeof(m.l2));
+    put(iommu, &m.iommu, sizeof(m.iommu));
+    put(walk, &m.walk, sizeof(m.walk));
+    /* Pointers of every release's structs (within the pinned sizes). */
+    system->l1 = l1;
+    system->l2 = l2;
+    system->iommu = iommu;
+    iommu->walk = walk;
     return XLAT_OK;
 }

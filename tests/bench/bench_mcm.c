@@ -47,7 +47,7 @@ static int rig_build(mcm_rig *r, xlat_mcm_variant v)
     if (bench_mapped_table(&r->ctx, &r->mem, &r->pt, MCM_PAGES, MCM_BASE))
         return -1;
     static xlat_mcm_config mcm; /* its pointers lead into itself: filled where it lives */
-    if (xlat_mcm_preset(&mcm, sizeof(mcm), v))
+    if (xlat_mcm_preset(&mcm, v))
         return -1;
     mcm.walk.pt = r->pt;
     return xlat_system_create(r->ctx, &mcm.system, &r->sys);
@@ -106,7 +106,7 @@ static int rig_build_barre(mcm_rig *r, bool fbarre)
         return -1;
     static xlat_mcm_config mcm;
     static xlat_fbarre_config fb;
-    if (xlat_mcm_preset(&mcm, sizeof(mcm), XLAT_MCM_BASELINE))
+    if (xlat_mcm_preset(&mcm, XLAT_MCM_BASELINE))
         return -1;
     mcm.walk.pt = r->pt;
     mcm.walk.pec = r->pec;
