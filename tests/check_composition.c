@@ -467,6 +467,45 @@ static void refuses_access(host *h, const xlat_target *t, const char *who)
     ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(h->ctx), "access kind 9"));
 }
 
+/* ---- F-Barre: its ATS path is the host ---- */
+
+/* Chiplet 0 of two, no L2 attached and its filters empty: every miss goes
+ * down the ATS path, the host, at once (filter probes cost no cycle). */
+static void run_fbarre(int later, outcome *o)
+{
+    world w;
+    world_open(&w, later);
+    xlat_fbarre_config c;
+    xlat_fbarre_config_init(&c);
+    c.chiplets = 2;
+    c.max_outstanding = 2;
+    xlat_fbarre *fb;
+    ck_assert_int_eq(xlat_fbarre_create(w.ctx, &c, &fb), XLAT_OK);
+    xlat_target next = host_target(&w.h), t = TEST_TARGET(fbarre, fb);
+    ck_assert_int_eq(xlat_fbarre_set_next(fb, &next), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 0, 0x40000000, 1), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 1, 0x40000000 + 64, 1), XLAT_OK);
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 0x40000000 + 128, 1), XLAT_ERR_AGAIN);
+    ck_assert_int_eq(host_answered(&w.h), 0);
+    host_run(&w.h, 2, 100);
+    ck_assert_int_eq(host_send(&w.h, &t, 2, 0x40000000 + 128, 1), XLAT_OK);
+    host_run(&w.h, 3, 100);
+    ck_assert_int_eq(xlat_fbarre_destroy(fb), XLAT_OK);
+    world_close(&w, o);
+}
+
+START_TEST(fbarre_inside_and_later)
+{
+    outcome in, later;
+    run_fbarre(0, &in);
+    run_fbarre(1, &later);
+    ck_assert_uint_eq(in.completed[0], 0); /* the host answers in the same cycle */
+    const int shift[] = {1, 1, 1};
+    same_outcomes(&in, &later, shift, 3);
+    ck_assert_int_eq(in.answers[2], 1);
+}
+END_TEST
+
 START_TEST(unknown_access_refused)
 {
     world w;
@@ -514,9 +553,17 @@ START_TEST(unknown_access_refused)
     ck_assert_int_eq(xlat_gmmu_create(w.ctx, &gc, &g), XLAT_OK);
     t = TEST_TARGET(gmmu, g);
     refuses_access(&w.h, &t, "xlat_gmmu_translate");
+    xlat_fbarre_config bc;
+    xlat_fbarre_config_init(&bc);
+    xlat_fbarre *fb;
+    ck_assert_int_eq(xlat_fbarre_create(w.ctx, &bc, &fb), XLAT_OK);
+    ck_assert_int_eq(xlat_fbarre_set_next(fb, &far), XLAT_OK);
+    t = TEST_TARGET(fbarre, fb);
+    refuses_access(&w.h, &t, "xlat_fbarre");
     xlat_advance(w.ctx, 10);
     ck_assert_int_eq(host_answered(&w.h), 0);
     outcome o;
+    xlat_fbarre_destroy(fb);
     xlat_gmmu_destroy(g);
     xlat_iommu_destroy(m);
     xlat_walker_destroy(pool);
@@ -574,6 +621,7 @@ Suite *composition_suite(void)
     tcase_add_test(tc, iommu_inside_and_later);
     tcase_add_test(tc, gmmu_inside_and_later);
     tcase_add_test(tc, system_inside_and_later);
+    tcase_add_test(tc, fbarre_inside_and_later);
     tcase_add_test(tc, unknown_access_refused);
     tcase_add_test(tc, refusal_message_stays_right);
     return s;
