@@ -142,6 +142,10 @@ START_TEST(nothing_stale_after_a_migration)
     ck_assert_uint_eq(ask(0, 0x1), 811);
     xlat_advance(m.f.ctx, 100);
     ck_assert_uint_eq(ask(1, 0x4), 87); /* chiplets 0 and 1 hold the group */
+    ck_assert_int_eq(xlat_system_barre_migrate(NULL, m.f.a, &m.data, 0x7, 2, NULL),
+                     XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_barre_migrate(m.sys, m.f.a, &m.data, 0x100, 2, NULL),
+                     XLAT_ERR_INVAL); /* not a page of the object: nothing moves */
     xlat_barre_migration mig;
     ck_assert_int_eq(xlat_barre_alloc_migrate(m.f.a, &m.data, 0x7, 2, &mig), XLAT_OK);
     ck_assert_uint_ne(mig.new_pfn, mig.old_pfn);

@@ -9,6 +9,7 @@
 #include "common.h"
 #include "gmmu.h"
 #include "iommu.h"
+#include "barre_alloc.h"
 #include "fbarre.h"
 #include "link.h"
 #include "target.h"
@@ -277,6 +278,29 @@ XLAT_API int xlat_system_flush_gpu(xlat_system *sys, uint32_t gpu);
  *         NULL `sys`.
  */
 XLAT_API int xlat_system_flush(xlat_system *sys);
+
+/**
+ * @brief Migrate page `vpn` of Barre object `d` to chiplet `to` and shoot
+ *        down everything that cached its old group information:
+ *        xlat_barre_alloc_migrate(), then xlat_system_invalidate() of every
+ *        page it lists (the page and the other members of its old group),
+ *        so that no chiplet, L2 or PEC calculation can hand out the old
+ *        frame ("Barre Chord: Efficient Virtual Memory Translation for
+ *        Multi-Chip-Module GPUs" §VI). Call it with no request of those pages
+ *        in flight, as any shootdown.
+ * @param sys the system whose TLBs cache the object's pages.
+ * @param alloc the allocator that mapped the object.
+ * @param d the object's PEC entry.
+ * @param vpn the page to move.
+ * @param to the chiplet to move it to.
+ * @param out receives what changed (may be NULL), as xlat_barre_alloc_migrate().
+ * @return the number of TLB entries removed (>= 0), or what
+ *         xlat_barre_alloc_migrate() returned (nothing was shot down), or
+ *         ::XLAT_ERR_INVAL for a NULL `sys`.
+ */
+XLAT_API int xlat_system_barre_migrate(xlat_system *sys, xlat_barre_alloc *alloc,
+                                       const xlat_pec_entry *d, uint64_t vpn, uint32_t to,
+                                       xlat_barre_migration *out);
 
 /**
  * @brief CU `cu` of GPU `gpu`'s L1 TLB.

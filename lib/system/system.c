@@ -394,6 +394,23 @@ int xlat_system_flush(xlat_system *s)
     return removed + xlat_iommu_flush(s->iommu);
 }
 
+int xlat_system_barre_migrate(xlat_system *s, xlat_barre_alloc *alloc, const xlat_pec_entry *d,
+                              uint64_t vpn, uint32_t to, xlat_barre_migration *out)
+{
+    if (!s)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_system_barre_migrate: NULL system");
+    xlat_barre_migration mig;
+    int rc = xlat_barre_alloc_migrate(alloc, d, vpn, to, &mig);
+    if (rc != XLAT_OK)
+        return rc;
+    int removed = 0;
+    for (uint32_t i = 0; i < mig.count; i++)
+        removed += xlat_system_invalidate(s, d->pasid, mig.vpn[i] << 12);
+    if (out)
+        *out = mig;
+    return removed;
+}
+
 xlat_tlb *xlat_system_l1(const xlat_system *s, uint32_t gpu, uint32_t cu)
 {
     return s && gpu < s->cfg.gpus && cu < s->cfg.cus ? *l1_slot(s, gpu, cu) : NULL;
