@@ -154,6 +154,24 @@ static int make_pec_buffer(const void *c)
     return rc;
 }
 
+static void init_fbarre(void *c) { xlat_fbarre_config_init(c); }
+static int make_fbarre(const void *c)
+{
+    xlat_fbarre *fb = NULL;
+    int rc = xlat_fbarre_create(f.ctx, c, &fb);
+    xlat_fbarre_destroy(fb);
+    return rc;
+}
+
+static void init_fbarre_mesh(void *c) { xlat_fbarre_mesh_config_init(c); }
+static int make_fbarre_mesh(const void *c)
+{
+    xlat_fbarre_mesh *m = NULL;
+    int rc = xlat_fbarre_mesh_create(f.ctx, c, &m);
+    xlat_fbarre_mesh_destroy(m);
+    return rc;
+}
+
 static void init_gmmu(void *c)
 {
     xlat_gmmu_config_init(c);
@@ -216,6 +234,8 @@ static const struct config_kind kinds[] = {
     KIND(walker, xlat_walker_config, XLAT_WALKER_CONFIG_SIZE_V0),
     KIND(dwspp, xlat_dwspp_config, XLAT_DWSPP_CONFIG_SIZE_V0),
     KIND(pec_buffer, xlat_pec_buffer_config, XLAT_PEC_BUFFER_CONFIG_SIZE_V0),
+    KIND(fbarre, xlat_fbarre_config, XLAT_FBARRE_CONFIG_SIZE_V0),
+    KIND(fbarre_mesh, xlat_fbarre_mesh_config, XLAT_FBARRE_MESH_CONFIG_SIZE_V0),
     KIND(gmmu, xlat_gmmu_config, XLAT_GMMU_CONFIG_SIZE_V0),
     KIND(iommu, xlat_iommu_config, XLAT_IOMMU_CONFIG_SIZE_V0),
     KIND(system, xlat_system_config, XLAT_SYSTEM_CONFIG_SIZE_V0),
@@ -367,6 +387,7 @@ static const struct {
           XLAT_BARRE_ALLOC_CONFIG_SIZE_V0),
     SIZED(xlat_barre_object_init, xlat_barre_object, XLAT_BARRE_OBJECT_SIZE_V0),
     SIZED(xlat_fbarre_config_init, xlat_fbarre_config, XLAT_FBARRE_CONFIG_SIZE_V0),
+    SIZED(xlat_fbarre_mesh_config_init, xlat_fbarre_mesh_config, XLAT_FBARRE_MESH_CONFIG_SIZE_V0),
     {"xlat_dwspp_preset", XLAT_DWSPP_CONFIG_SIZE_V0, sizeof(xlat_dwspp_config),
      dwspp_default_sized},
 };
