@@ -167,6 +167,31 @@ START_TEST(nothing_stale_after_a_migration)
 }
 END_TEST
 
+/* The system's migration also takes the shot-down entries out of F-Barre's
+ * filters: chiplet 0's LCF drops 0x1, and the peers' RCFs of chiplet 0 drop
+ * its group once the delete messages arrive. */
+START_TEST(system_migration_clears_the_filters)
+{
+    build(true);
+    ck_assert_uint_eq(ask(0, 0x1), 811);
+    xlat_advance(m.f.ctx, 100);
+    xlat_fbarre *fb0 = xlat_system_fbarre(m.sys, 0), *fb1 = xlat_system_fbarre(m.sys, 1);
+    ck_assert(xlat_fbarre_filter_contains(fb0, 0, 1, 0x1));
+    ck_assert(xlat_fbarre_filter_contains(fb1, 0, 1, 0x1));
+    ck_assert(xlat_fbarre_filter_contains(fb1, 0, 1, 0x7));
+    xlat_barre_migration mig;
+    ck_assert_int_ge(xlat_system_barre_migrate(m.sys, m.f.a, &m.data, 0x7, 2, &mig), 1);
+    ck_assert(!xlat_fbarre_filter_contains(fb0, 0, 1, 0x1));
+    xlat_advance(m.f.ctx, 100);
+    ck_assert(!xlat_fbarre_filter_contains(fb1, 0, 1, 0x1));
+    ck_assert(!xlat_fbarre_filter_contains(fb1, 0, 1, 0x7));
+    ask(1, 0x7);
+    ck_assert_uint_eq(m.last.pfn, mig.new_pfn);
+    ck_assert_int_eq(xlat_fbarre_l2_removed(NULL, NULL), XLAT_ERR_INVAL);
+    teardown();
+}
+END_TEST
+
 START_TEST(fbarre_needs_chiplets_and_a_per_chiplet_l2)
 {
     memset(&m, 0, sizeof(m));
@@ -216,6 +241,7 @@ Suite *barre_system_suite(void)
     tcase_add_test(tc, baseline_each_chiplet_walks);
     tcase_add_test(tc, fbarre_answers_a_member_from_a_peer);
     tcase_add_test(tc, nothing_stale_after_a_migration);
+    tcase_add_test(tc, system_migration_clears_the_filters);
     tcase_add_loop_test(tc, every_frame_is_the_walked_frame, 0, 2);
     tcase_add_test(tc, fbarre_needs_chiplets_and_a_per_chiplet_l2);
     suite_add_tcase(s, tc);

@@ -324,6 +324,18 @@ XLAT_API int xlat_fbarre_get_peer_target(xlat_fbarre *fb, xlat_target *out);
 XLAT_API int xlat_fbarre_l2_inserted(xlat_fbarre *fb, const xlat_tlb_entry *e);
 
 /**
+ * @brief The L2 lost entry `e` other than by an eviction (an invalidation,
+ *        a shootdown of a migrated group): take it out of the LCF and tell
+ *        the peers, as an eviction does. The unit hears of evictions itself.
+ * @param fb the unit.
+ * @param e the entry as the L2 held it (its group information decides which
+ *        pages the peers drop).
+ * @retval XLAT_OK
+ * @retval XLAT_ERR_INVAL NULL arguments
+ */
+XLAT_API int xlat_fbarre_l2_removed(xlat_fbarre *fb, const xlat_tlb_entry *e);
+
+/**
  * @brief Apply one filter-update message to the RCF of its sender: the
  *        default message port (an ::xlat_fbarre_msg_fn).
  * @param fbarre the receiving ::xlat_fbarre.

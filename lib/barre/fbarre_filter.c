@@ -176,6 +176,15 @@ int xlat_fbarre_l2_inserted(xlat_fbarre *fb, const xlat_tlb_entry *e)
     return XLAT_OK;
 }
 
+int xlat_fbarre_l2_removed(xlat_fbarre *fb, const xlat_tlb_entry *e)
+{
+    if (!fb || !e)
+        return xlat__fail(fb ? fb->unit.ctx : NULL, XLAT_ERR_INVAL,
+                          "xlat_fbarre_l2_removed: NULL %s", fb ? "entry" : "fbarre");
+    xlat__fb_l2_evicted(fb, fb->l2, e);
+    return XLAT_OK;
+}
+
 void xlat_fbarre_receive(void *fbarre, uint32_t pasid, uint64_t payload)
 {
     struct xlat_fbarre *fb = fbarre;

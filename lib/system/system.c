@@ -394,6 +394,17 @@ int xlat_system_flush(xlat_system *s)
     return removed + xlat_iommu_flush(s->iommu);
 }
 
+/* F-Barre's filters hold what the L2s hold: an L2 entry a shootdown takes
+ * leaves them too, with the group it had, before the entry is gone. */
+static void forget_in_filters(struct xlat_system *s, uint32_t pasid, uint64_t vpn)
+{
+    for (uint32_t g = 0; s->fbarre && g < s->cfg.gpus; g++) {
+        xlat_tlb_entry e;
+        if (xlat_tlb_probe(s->l2[g], pasid, vpn << 12, &e) == XLAT_OK)
+            xlat_fbarre_l2_removed(xlat_fbarre_mesh_chiplet(s->fbarre, g), &e);
+    }
+}
+
 int xlat_system_barre_migrate(xlat_system *s, xlat_barre_alloc *alloc, const xlat_pec_entry *d,
                               uint64_t vpn, uint32_t to, xlat_barre_migration *out)
 {
@@ -404,8 +415,10 @@ int xlat_system_barre_migrate(xlat_system *s, xlat_barre_alloc *alloc, const xla
     if (rc != XLAT_OK)
         return rc;
     int removed = 0;
-    for (uint32_t i = 0; i < mig.count; i++)
+    for (uint32_t i = 0; i < mig.count; i++) {
+        forget_in_filters(s, d->pasid, mig.vpn[i]);
         removed += xlat_system_invalidate(s, d->pasid, mig.vpn[i] << 12);
+    }
     if (out)
         *out = mig;
     return removed;
