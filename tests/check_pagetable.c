@@ -956,6 +956,71 @@ START_TEST(matches_model)
 }
 END_TEST
 
+/* A range mapped in one call, each page on a frame of the memory; all or
+ * nothing when a page of it cannot be mapped. */
+START_TEST(map_range_all_or_nothing)
+{
+    xlat_ctx *c = test_ctx(1, NULL);
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    test_table(c, &mem, &pt);
+    uint64_t before = xlat_physmem_free_frames(mem, 0);
+    ck_assert_int_eq(xlat_pagetable_map_range(pt, 1, 0x10000000, 10 * 4096 + 1, 0,
+                                              XLAT_PERM_R | XLAT_PERM_W), 11);
+    for (uint64_t i = 0; i < 11; i++) {
+        xlat_tlb_entry e;
+        ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, 0x10000000 + i * 4096, &e), XLAT_OK);
+        ck_assert_uint_eq(e.perm & XLAT_PERM_W, XLAT_PERM_W);
+    }
+    ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, 0x10000000 + 11 * 4096, NULL), XLAT_ERR_FAULT);
+    uint64_t after = xlat_physmem_free_frames(mem, 0);
+    ck_assert_uint_lt(after, before - 10); /* 11 frames and the nodes */
+    /* a range overlapping the last pages: refused, nothing of it left */
+    ck_assert_int_eq(xlat_pagetable_map_range(pt, 1, 0x10000000 + 2 * 4096, 16 * 4096, 0,
+                                              XLAT_PERM_R),
+                     XLAT_ERR_EXIST);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(c), "xlat_pagetable_map_range: page"));
+    ck_assert_uint_eq(xlat_physmem_free_frames(mem, 0), after);
+    ck_assert_int_eq(xlat_pagetable_map_range(pt, 1, 0x30000001, 4096, 0, XLAT_PERM_R),
+                     XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(c), "not page-aligned"));
+    ck_assert_int_eq(xlat_pagetable_map_range(pt, 1, 0x30000000, 0, 0, XLAT_PERM_R),
+                     XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pagetable_map_range(NULL, 1, 0x30000000, 1, 0, XLAT_PERM_R),
+                     XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_pagetable_map_range(pt, 1, 0x30000000, 4096, 99, XLAT_PERM_R),
+                     XLAT_ERR_INVAL); /* no region 99 */
+    ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, 0x30000000, NULL), XLAT_ERR_FAULT);
+    xlat_ctx_destroy(c);
+}
+END_TEST
+
+/* A memory too small: the pages mapped before it ran out are taken back. */
+START_TEST(map_range_full_takes_back)
+{
+    xlat_ctx *c = test_ctx(1, NULL);
+    xlat_region_config r[2] = {{.base_pfn = 0x100, .frames = 8}, {.base_pfn = 0x1000, .frames = 64}};
+    xlat_physmem_config pc;
+    xlat_physmem_config_init(&pc);
+    pc.regions = 2;
+    pc.region = r;
+    xlat_physmem *mem;
+    ck_assert_int_eq(xlat_physmem_create(c, &pc, &mem), XLAT_OK);
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = mem;
+    tc.node_region = 1;
+    xlat_pagetable *pt;
+    ck_assert_int_eq(xlat_pagetable_create(c, &tc, &pt), XLAT_OK);
+    ck_assert_int_eq(xlat_pagetable_map_range(pt, 1, 0x40000000, 9 * 4096, 0, XLAT_PERM_R),
+                     XLAT_ERR_FULL);
+    ck_assert_uint_eq(xlat_physmem_free_frames(mem, 0), 8);
+    ck_assert_int_eq(xlat_pagetable_lookup(pt, 1, 0x40000000, NULL), XLAT_ERR_FAULT);
+    ck_assert_int_eq(xlat_pagetable_map_range(pt, 1, 0x40000000, 8 * 4096, 0, XLAT_PERM_R), 8);
+    xlat_ctx_destroy(c);
+}
+END_TEST
+
 Suite *pagetable_suite(void)
 {
     Suite *s = suite_create("pagetable");
@@ -963,6 +1028,8 @@ Suite *pagetable_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, fig8_layout);
     tcase_add_test(tc, page_sizes);
+    tcase_add_test(tc, map_range_all_or_nothing);
+    tcase_add_test(tc, map_range_full_takes_back);
     tcase_add_test(tc, walk_faults);
     tcase_add_test(tc, five_levels);
     tcase_add_test(tc, narrow_geometry);

@@ -237,6 +237,29 @@ XLAT_API int xlat_pagetable_map(xlat_pagetable *pt, uint32_t pasid, uint64_t vad
 XLAT_API int xlat_pagetable_unmap(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr);
 
 /**
+ * @brief Map every base page of [vaddr, vaddr + bytes) of `pasid`, each on
+ *        a frame of the table's physical memory (xlat_pagetable_config::mem)
+ *        that its placement policy chooses (xlat_physmem_place(), with
+ *        `requester` as the local region): the helper a host calls instead
+ *        of a loop of its own. All or nothing: on any failure the pages
+ *        mapped by this call are unmapped and their frames freed.
+ * @param pt the page tables.
+ * @param pasid the address space.
+ * @param vaddr the range's start, aligned to the base page.
+ * @param bytes the range's size, > 0 (rounded up to whole base pages).
+ * @param requester the region local placement takes frames from (the GPU
+ *        that touches the range first).
+ * @param perm XLAT_PERM_* of every page.
+ * @return the number of pages mapped (> 0), or ::XLAT_ERR_INVAL (NULL `pt`,
+ *         a misaligned or empty range, bad `perm` or `requester`),
+ *         ::XLAT_ERR_EXIST (a page of the range is mapped already),
+ *         ::XLAT_ERR_FULL (no frame left) or ::XLAT_ERR_NOMEM; after a
+ *         failure nothing of the range is mapped by this call.
+ */
+XLAT_API int64_t xlat_pagetable_map_range(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr,
+                                          uint64_t bytes, uint32_t requester, uint8_t perm);
+
+/**
  * @brief Change the permissions of the page that contains `vaddr` (its R/W,
  *        U/S and NX bits; every other bit stays).
  * @param pt the page tables.
