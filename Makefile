@@ -90,7 +90,8 @@ CXX_TEST_BINS := $(BUILD)/tests/check_cxx $(BUILD)/tests/check_cxx_exc
 EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/*.c)))
 
 TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
-             -DXLAT_TEST_CXX='"$(CXX)"' -DXLAT_TEST_SHARED='"$(CURDIR)/$(SHARED)"'
+             -DXLAT_TEST_CXX='"$(CXX)"' -DXLAT_TEST_SHARED='"$(CURDIR)/$(SHARED)"' \
+             -DXLAT_TEST_EXAMPLES='"$(CURDIR)/$(BUILD)/examples"'
 
 .PHONY: all check check-long run bench docs install uninstall clean sanitize distclean \
         abi-check abi-update
