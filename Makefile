@@ -88,6 +88,8 @@ BENCH_BIN  := $(BUILD)/tests/bench_xlat
 CXX_TEST_SRC  := tests/cxx/check_cxx.cc
 CXX_TEST_BINS := $(BUILD)/tests/check_cxx $(BUILD)/tests/check_cxx_exc
 EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/*.c)))
+# The C++ examples (examples/*.cc), built with $(CXX) beside the C ones.
+CXX_EXAMPLES := $(patsubst examples/%.cc,$(BUILD)/examples/%,$(sort $(wildcard examples/*.cc)))
 
 TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_CXX='"$(CXX)"' -DXLAT_TEST_SHARED='"$(CURDIR)/$(SHARED)"' \
@@ -99,7 +101,8 @@ TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
 # The CMake package (find_package(libxlat)), written from cmake/*.in.
 CMAKE_PKG := build/cmake/libxlatConfig.cmake build/cmake/libxlatConfigVersion.cmake
 
-all: $(STATIC) $(SHARED) $(OUT)/$(SONAME) $(OUT)/libxlat.so $(EXAMPLES) libxlat.pc $(CMAKE_PKG)
+all: $(STATIC) $(SHARED) $(OUT)/$(SONAME) $(OUT)/libxlat.so $(EXAMPLES) $(CXX_EXAMPLES) libxlat.pc \
+     $(CMAKE_PKG)
 
 $(BUILD)/%.o: %.c $(HEADERS) $(wildcard lib/*/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -124,6 +127,10 @@ $(OUT)/libxlat.so: $(OUT)/$(SONAME)
 $(BUILD)/examples/%: examples/%.c $(STATIC) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $< -o $@ $(STATIC) $(LDFLAGS)
+
+$(BUILD)/examples/%: examples/%.cc $(STATIC) $(HEADERS) $(CXX_HEADERS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(XCXXFLAGS) $< -o $@ $(STATIC) $(LDFLAGS)
 
 $(TEST_BIN): $(TEST_SRCS) $(TEST_COMMON) tests/suites.h $(STATIC) $(SHARED)
 	@mkdir -p $(dir $@)
