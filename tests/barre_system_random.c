@@ -55,6 +55,7 @@ static void build(bs_run *w, bool expanded)
     xlat_pec_buffer_config pc;
     xlat_pec_buffer_config_init(&pc);
     pc.entries = BS_OBJECTS;
+    pc.expanded = expanded;
     ck_assert_int_eq(xlat_pec_buffer_create(w->f.ctx, &pc, &w->pec), XLAT_OK);
     for (uint32_t i = 0; i < BS_OBJECTS; i++)
         map_object(w, 0x1000 + 0x100 * (uint64_t)i);

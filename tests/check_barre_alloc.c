@@ -457,9 +457,15 @@ START_TEST(pec_buffer_and_unmap)
     ba_setup(&f, 4, 0x40, 2, false, NULL);
     xlat_pec_buffer_config pc;
     xlat_pec_buffer_config_init(&pc);
-    xlat_pec_buffer *pec;
+    xlat_pec_buffer *pec, *barre_layout;
+    ck_assert_int_eq(xlat_pec_buffer_create(f.ctx, &pc, &barre_layout), XLAT_OK);
+    pc.expanded = true; /* max_merge 2: the expanded layout */
     ck_assert_int_eq(xlat_pec_buffer_create(f.ctx, &pc, &pec), XLAT_OK);
     xlat_barre_object o = object(0x1, 12, 3);
+    /* a buffer of the other layout would have its frames computed wrong */
+    ck_assert_int_eq(xlat_barre_alloc_map(f.a, &o, barre_layout, NULL), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(f.ctx), "layout"));
+    ck_assert_int_eq(xlat_pagetable_lookup(f.pt, 1, 0x1000, NULL), XLAT_ERR_FAULT);
     ck_assert_int_eq(xlat_barre_alloc_map(f.a, &o, pec, NULL), XLAT_OK);
     xlat_pec_entry d;
     ck_assert_int_eq(xlat_pec_buffer_lookup(pec, 1, 0x7, &d), XLAT_OK);

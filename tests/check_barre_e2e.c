@@ -61,6 +61,7 @@ static void make_pool(bool coal_aware)
     xlat_pec_buffer_config pc;
     xlat_pec_buffer_config_init(&pc);
     pc.entries = E2E_OBJECTS;
+    pc.expanded = xlat_barre_alloc_expanded(w.f.a);
     ck_assert_int_eq(xlat_pec_buffer_create(w.f.ctx, &pc, &w.pec), XLAT_OK);
     for (uint32_t i = 0; i < E2E_OBJECTS; i++)
         map_object(0x1000 + 0x100 * (uint64_t)i);

@@ -360,6 +360,12 @@ START_TEST(bad_pec_config)
         ck_assert_int_eq(xlat_walker_create(f.ctx, &c, &w), XLAT_ERR_INVAL);
         ck_assert_ptr_null(w);
     }
+    /* the expanded layout over a buffer of Barre's: frames would be wrong */
+    pec_config(&c, 1, true);
+    c.pt = f.pt;
+    c.pec_expanded = true;
+    ck_assert_int_eq(xlat_walker_create(f.ctx, &c, &w), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(f.ctx), "layout"));
     pec_config(&c, 1, true);
     c.pt = f.pt;
     ck_assert_int_eq(xlat_walker_create(f.ctx, &c, &w), XLAT_OK);

@@ -205,6 +205,14 @@ START_TEST(fbarre_needs_chiplets_and_a_per_chiplet_l2)
     ck_assert_int_eq(xlat_system_create(m.f.ctx, &mcm.system, &m.sys), XLAT_ERR_INVAL);
     ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(m.f.ctx), "F-Barre needs 2..8 chiplets"));
     mcm.system.gpus = 4;
+    xlat_pec_buffer_config pc;
+    xlat_pec_buffer_config_init(&pc);
+    ck_assert_int_eq(xlat_pec_buffer_create(m.f.ctx, &pc, &m.pec), XLAT_OK);
+    mcm.system.fbarre_pec = m.pec;
+    m.fb.expanded = 1; /* the buffer's objects are in Barre's layout */
+    ck_assert_int_eq(xlat_system_create(m.f.ctx, &mcm.system, &m.sys), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(m.f.ctx), "layout"));
+    m.fb.expanded = 0;
     mcm.system.shared_l2 = true;
     ck_assert_int_eq(xlat_system_create(m.f.ctx, &mcm.system, &m.sys), XLAT_ERR_INVAL);
     ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(m.f.ctx), "F-Barre"));

@@ -147,6 +147,13 @@ typedef struct xlat_pec_buffer_config {
     uint32_t    struct_size; /**< sizeof(xlat_pec_buffer_config), set by init. */
     const char *name;        /**< for statistics (copied; NULL: "pec") */
     uint32_t    entries;     /**< data objects held, 1..1024 (default 5) */
+    /** The PTE layout of the group information its objects' pages carry:
+     *  the expanded one (F-Barre's merged groups), else Barre's (default).
+     *  The layout travels with the buffer, so that the allocator filling it
+     *  and the units computing frames from it cannot disagree on it
+     *  (xlat_barre_alloc_map(), xlat_walker_config::pec_expanded and
+     *  xlat_fbarre_config::expanded must match it, or they refuse). */
+    bool        expanded;
 } xlat_pec_buffer_config;
 
 /** @brief Smallest `struct_size` xlat_pec_buffer_create() accepts (through `entries`). */
@@ -251,6 +258,13 @@ XLAT_API int xlat_pec_buffer_clear(xlat_pec_buffer *pec);
  * @return the number of valid entries.
  */
 XLAT_API uint32_t xlat_pec_buffer_count(const xlat_pec_buffer *pec);
+
+/**
+ * @brief The PTE layout of the buffer's objects (xlat_pec_buffer_config::expanded).
+ * @param pec the buffer (NULL: false).
+ * @return true for the expanded layout, false for Barre's.
+ */
+XLAT_API bool xlat_pec_buffer_expanded(const xlat_pec_buffer *pec);
 
 /**
  * @brief Read the counters.

@@ -137,6 +137,13 @@ int xlat_barre_alloc_map(xlat_barre_alloc *a, const xlat_barre_object *o, xlat_p
                                "xlat_barre_object");
     if (rc == XLAT_OK)
         rc = check_object(a, &obj);
+    if (rc == XLAT_OK && pec && xlat_pec_buffer_expanded(pec) != xlat_barre_alloc_expanded(a))
+        rc = xlat__fail(a->ctx, XLAT_ERR_INVAL,
+                        "xlat_barre_alloc_map: the PEC buffer's layout (%s) is not the "
+                        "allocator's (%s, max_merge %s 1)",
+                        xlat_pec_buffer_expanded(pec) ? "expanded" : "Barre's",
+                        xlat_barre_alloc_expanded(a) ? "expanded" : "Barre's",
+                        xlat_barre_alloc_expanded(a) ? ">" : "=");
     if (rc != XLAT_OK)
         return rc;
     struct group_geom g = geom_of(a, &obj);

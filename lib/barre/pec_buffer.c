@@ -18,6 +18,7 @@ struct xlat_pec_buffer {
     char *name;
     uint32_t entries;
     uint32_t count;
+    bool expanded;          /* the PTE layout of its objects' pages */
     struct pec_slot *slot;
     xlat_pec_buffer_stats st;
     struct xlat__reg reg;
@@ -64,6 +65,7 @@ int xlat_pec_buffer_create(xlat_ctx *ctx, const xlat_pec_buffer_config *cfg,
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_pec_buffer_create: out of memory");
     p->ctx = ctx;
     p->entries = c.entries;
+    p->expanded = c.expanded;
     p->name = xlat__strdup(ctx, name);
     p->slot = xlat__calloc(ctx, c.entries, sizeof(*p->slot));
     if (!p->name || !p->slot) {
@@ -179,6 +181,8 @@ int xlat_pec_buffer_clear(xlat_pec_buffer *p)
 }
 
 uint32_t xlat_pec_buffer_count(const xlat_pec_buffer *p) { return p ? p->count : 0; }
+
+bool xlat_pec_buffer_expanded(const xlat_pec_buffer *p) { return p && p->expanded; }
 
 void xlat_pec_buffer_stats_get(const xlat_pec_buffer *p, xlat_pec_buffer_stats *out,
                                size_t out_size)

@@ -211,6 +211,17 @@ static int check_config(xlat_ctx *ctx, const xlat_system_config *c)
     return XLAT_OK;
 }
 
+/* F-Barre computes frames from the PEC buffer's objects: in their layout. */
+static int check_fbarre_layout(const struct xlat_system *s)
+{
+    if (s->cfg.fbarre && s->cfg.fbarre_pec &&
+        (s->tmpl.fbarre.expanded != 0) != xlat_pec_buffer_expanded(s->cfg.fbarre_pec))
+        return xlat__fail(s->ctx, XLAT_ERR_INVAL,
+                          "system: the F-Barre template's layout (expanded %u) is not its PEC"
+                          " buffer's", s->tmpl.fbarre.expanded);
+    return XLAT_OK;
+}
+
 /* Once the templates are the system's: a least-TLB IOMMU tracks each GPU's
  * own L2, which a shared L2 does away with. */
 static int check_shared_l2(const struct xlat_system *s)
@@ -322,6 +333,8 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
     rc = take_templates(ctx, &s->cfg, &s->tmpl);
     if (rc == XLAT_OK)
         rc = check_shared_l2(s);
+    if (rc == XLAT_OK)
+        rc = check_fbarre_layout(s);
     const struct xlat__reg *outer = xlat__reg_adopt(ctx, &s->reg); /* everything it builds */
     if (rc == XLAT_OK)
         rc = build(s);

@@ -105,6 +105,12 @@ static int check_pec(xlat_ctx *ctx, const xlat_walker_config *c, const char *n)
                           "walker %s: the PEC logic needs pec_base_pfn and pec_chiplets in 1..%d "
                           "(pec_chiplets %u%s)", n, PEC_MAX_CHIPLETS, c->pec_chiplets,
                           c->pec_base_pfn ? "" : ", pec_base_pfn NULL");
+    if (c->pec && c->pec_expanded != xlat_pec_buffer_expanded(c->pec))
+        return xlat__fail(ctx, XLAT_ERR_INVAL,
+                          "walker %s: pec_expanded is %s, its PEC buffer's layout %s: a frame "
+                          "computed in the wrong layout would be wrong", n,
+                          c->pec_expanded ? "true" : "false",
+                          xlat_pec_buffer_expanded(c->pec) ? "expanded" : "Barre's");
     return XLAT_OK;
 }
 
