@@ -10,7 +10,24 @@
 
 /* A struct_size beyond this is not a size but an uninitialised field:
  * writing that many bytes would run over the host's stack. */
-#define TARGET_SIZE_MAX 4096u
+#define SIZED_MAX 4096u
+
+bool xlat__sized_ok(const void *s, size_t min_size)
+{
+    uint32_t size;
+    if (!s)
+        return false;
+    memcpy(&size, s, sizeof(size)); /* struct_size is the first field */
+    return size >= min_size && size <= SIZED_MAX;
+}
+
+void xlat__sized_put(void *out, const void *mine, size_t mine_size)
+{
+    uint32_t size;
+    memcpy(&size, out, sizeof(size));
+    xlat__copy_out(out, size, mine, mine_size);
+    memcpy(out, &size, sizeof(size)); /* the host's size stays */
+}
 
 int xlat_target_translate(const xlat_target *target, const xlat_req *req, xlat_done_fn done,
                           void *user)
@@ -26,14 +43,14 @@ int xlat__sized_get(xlat_ctx *ctx, void *out, const void *mine, size_t mine_size
 {
     if (!out)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "%s: NULL out", who);
-    uint32_t size;
-    memcpy(&size, out, sizeof(size)); /* struct_size is the first field */
-    if (size < kind->min_size || size > TARGET_SIZE_MAX)
+    if (!xlat__sized_ok(out, kind->min_size)) {
+        uint32_t size;
+        memcpy(&size, out, sizeof(size));
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "%s: out->struct_size %u is not the size of an %s;"
                           " start it with %s", who, size, kind->type, kind->init);
-    xlat__copy_out(out, size, mine, mine_size);
-    memcpy(out, &size, sizeof(size));
+    }
+    xlat__sized_put(out, mine, mine_size);
     return XLAT_OK;
 }
 

@@ -16,6 +16,13 @@ struct xlat__sized {
     size_t min_size;
 };
 
+/* Whether `s` (NULL: no) starts with a struct_size of at least `min_size`
+ * that is a size at all, not an uninitialised field. */
+bool xlat__sized_ok(const void *s, size_t min_size);
+/* `mine` into the host's sized struct `out` within its struct_size (which
+ * stays the host's); what the host's struct has beyond `mine` is zeroed. */
+void xlat__sized_put(void *out, const void *mine, size_t mine_size);
+
 /* `mine` (mine_size bytes) copied into the host's `out` within its
  * struct_size (the first field, which stays the host's); XLAT_ERR_INVAL
  * for NULL or a struct_size that is not a size of `kind`. */

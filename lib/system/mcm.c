@@ -3,6 +3,7 @@
  * only, the system builder does the rest. Where the paper is silent the
  * default taken is named here and in doc/barre.md. */
 #include "internal.h"
+#include "unit_target.h"
 #include "xlat/mcm.h"
 
 /* The parts at this library's sizes, filled here and then copied into the
@@ -100,27 +101,6 @@ static void apply(struct mcm_full *m, xlat_mcm_variant v)
     }
 }
 
-/* A struct_size beyond this is an uninitialised field, not a size. */
-#define PART_SIZE_MAX 65536u
-
-static bool part_ok(const void *part, size_t v0)
-{
-    uint32_t size;
-    if (!part)
-        return false;
-    memcpy(&size, part, sizeof(size)); /* struct_size: every config's first member */
-    return size >= v0 && size <= PART_SIZE_MAX;
-}
-
-/* `full` into the caller's part, within its struct_size (which stays). */
-static void put(void *part, const void *full, size_t full_size)
-{
-    uint32_t size;
-    memcpy(&size, part, sizeof(size));
-    xlat__copy_out(part, size, full, full_size);
-    memcpy(part, &size, sizeof(size));
-}
-
 static void fill(struct mcm_full *m, xlat_mcm_variant variant)
 {
     xlat_system_config_init(&m->system);
@@ -144,18 +124,20 @@ int xlat_mcm_preset_parts(xlat_mcm_variant variant, xlat_system_config *system,
     if ((unsigned)variant > XLAT_MCM_SHARED_L2)
         return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_mcm_preset: unknown variant %d",
                           (int)variant);
-    if (!part_ok(system, XLAT_SYSTEM_CONFIG_SIZE_V0) || !part_ok(l1, XLAT_TLB_CONFIG_SIZE_V0) ||
-        !part_ok(l2, XLAT_TLB_CONFIG_SIZE_V0) || !part_ok(iommu, XLAT_IOMMU_CONFIG_SIZE_V0) ||
-        !part_ok(walk, XLAT_WALKER_CONFIG_SIZE_V0))
+    if (!xlat__sized_ok(system, XLAT_SYSTEM_CONFIG_SIZE_V0) ||
+        !xlat__sized_ok(l1, XLAT_TLB_CONFIG_SIZE_V0) ||
+        !xlat__sized_ok(l2, XLAT_TLB_CONFIG_SIZE_V0) ||
+        !xlat__sized_ok(iommu, XLAT_IOMMU_CONFIG_SIZE_V0) ||
+        !xlat__sized_ok(walk, XLAT_WALKER_CONFIG_SIZE_V0))
         return xlat__fail(NULL, XLAT_ERR_INVAL,
                           "xlat_mcm_preset: a NULL part, or one its config_init did not start");
     struct mcm_full m;
     fill(&m, variant);
-    put(system, &m.system, sizeof(m.system));
-    put(l1, &m.l1, sizeof(m.l1));
-    put(l2, &m.l2, sizeof(m.l2));
-    put(iommu, &m.iommu, sizeof(m.iommu));
-    put(walk, &m.walk, sizeof(m.walk));
+    xlat__sized_put(system, &m.system, sizeof(m.system));
+    xlat__sized_put(l1, &m.l1, sizeof(m.l1));
+    xlat__sized_put(l2, &m.l2, sizeof(m.l2));
+    xlat__sized_put(iommu, &m.iommu, sizeof(m.iommu));
+    xlat__sized_put(walk, &m.walk, sizeof(m.walk));
     /* Pointers of every release's structs (within the pinned sizes). */
     system->l1 = l1;
     system->l2 = l2;
