@@ -105,8 +105,7 @@ static int target_check(xlat_ctx *ctx, xlat_target *copy, const xlat_target *nex
 int xlat__target_hold(xlat_ctx *ctx, xlat_target *held, const xlat_target *next,
                       const char *who)
 {
-    xlat_target copy = XLAT_TARGET_INIT;
-    copy.translate = NULL;
+    xlat_target copy = XLAT_TARGET_INIT; /* NULL next: no target */
     if (next) {
         int rc = target_check(ctx, &copy, next, who);
         if (rc != XLAT_OK)
