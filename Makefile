@@ -91,9 +91,34 @@ EXAMPLES   := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard exam
 # The C++ examples (examples/*.cc), built with $(CXX) beside the C ones.
 CXX_EXAMPLES := $(patsubst examples/%.cc,$(BUILD)/examples/%,$(sort $(wildcard examples/*.cc)))
 
+# xlat-sim (tools/xlat-sim): a program around the library, not part of it;
+# it reads INI files with libinih, writes JSON with libjansson and reads
+# compressed traces with zlib and liblzma (Debian: libinih-dev libjansson-dev
+# zlib1g-dev liblzma-dev). Without them make builds the library and the
+# examples and says, once, what xlat-sim needs.
+SIM_PKGS   := inih jansson zlib liblzma
+SIM_DEBS   := libinih-dev libjansson-dev zlib1g-dev liblzma-dev
+SIM_FOUND  := $(shell $(PKG_CONFIG) --exists $(SIM_PKGS) 2>/dev/null && echo yes)
+SIM_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags $(SIM_PKGS) 2>/dev/null)
+SIM_LIBS   ?= $(shell $(PKG_CONFIG) --libs $(SIM_PKGS) 2>/dev/null) -lm
+SIM_SRCS   := $(sort $(wildcard tools/xlat-sim/*.c))
+SIM_HDRS   := $(sort $(wildcard tools/xlat-sim/*.h))
+# Everything but main.c, also linked into the test runner and the bench.
+SIM_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tools/xlat-sim/main.c,$(SIM_SRCS)))
+SIM_AR     := $(BUILD)/tools/libxlatsim.a
+SIM_BIN    := $(BUILD)/bin/xlat-sim
+SIM_TEST_SRCS := $(sort $(wildcard tests/sim/*.c))
+SIM_XCFLAGS := $(XCFLAGS) $(SIM_CFLAGS) -Itools/xlat-sim
+ifeq ($(SIM_FOUND),yes)
+SIM_ALL := $(SIM_BIN)
+else
+SIM_ALL := sim-missing
+endif
+
 TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_CXX='"$(CXX)"' -DXLAT_TEST_SHARED='"$(CURDIR)/$(SHARED)"' \
-             -DXLAT_TEST_EXAMPLES='"$(CURDIR)/$(BUILD)/examples"'
+             -DXLAT_TEST_EXAMPLES='"$(CURDIR)/$(BUILD)/examples"' \
+             -DXLAT_TEST_SIM='"$(CURDIR)/$(SIM_BIN)"'
 
 .PHONY: all check check-long run bench docs install uninstall clean sanitize distclean \
         abi-check abi-update
@@ -102,7 +127,29 @@ TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
 CMAKE_PKG := build/cmake/libxlatConfig.cmake build/cmake/libxlatConfigVersion.cmake
 
 all: $(STATIC) $(SHARED) $(OUT)/$(SONAME) $(OUT)/libxlat.so $(EXAMPLES) $(CXX_EXAMPLES) libxlat.pc \
-     $(CMAKE_PKG)
+     $(CMAKE_PKG) $(SIM_ALL)
+
+.PHONY: sim-missing sim-required
+sim-missing:
+	@echo "libxlat: xlat-sim not built: it needs $(SIM_PKGS) (apt-get install -y $(SIM_DEBS))"
+
+sim-required:
+	@if [ "$(SIM_FOUND)" != yes ]; then \
+	    echo "this target needs xlat-sim, which needs $(SIM_PKGS): apt-get install -y $(SIM_DEBS)" >&2; \
+	    exit 1; fi
+
+$(BUILD)/tools/xlat-sim/%.o: tools/xlat-sim/%.c $(SIM_HDRS) $(HEADERS) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(SIM_XCFLAGS) -c $< -o $@
+
+$(SIM_AR): $(SIM_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SIM_BIN): $(BUILD)/tools/xlat-sim/main.o $(SIM_AR) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(XCFLAGS) $< -o $@ $(SIM_AR) $(STATIC) $(SIM_LIBS) $(LDFLAGS)
 
 $(BUILD)/%.o: %.c $(HEADERS) $(wildcard lib/*/*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -132,10 +179,11 @@ $(BUILD)/examples/%: examples/%.cc $(STATIC) $(HEADERS) $(CXX_HEADERS)
 	@mkdir -p $(dir $@)
 	$(CXX) $(XCXXFLAGS) $< -o $@ $(STATIC) $(LDFLAGS)
 
-$(TEST_BIN): $(TEST_SRCS) $(TEST_COMMON) tests/suites.h $(STATIC) $(SHARED)
+$(TEST_BIN): $(TEST_SRCS) $(SIM_TEST_SRCS) $(TEST_COMMON) tests/suites.h $(STATIC) $(SHARED) \
+             $(SIM_AR) $(SIM_BIN)
 	@mkdir -p $(dir $@)
-	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) $(filter %.c,$(TEST_COMMON)) \
-	    -o $@ $(STATIC) $(CHECK_LIBS) $(LDFLAGS)
+	$(CC) $(SIM_XCFLAGS) -Itests $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) $(SIM_TEST_SRCS) \
+	    $(filter %.c,$(TEST_COMMON)) -o $@ $(SIM_AR) $(STATIC) $(CHECK_LIBS) $(SIM_LIBS) $(LDFLAGS)
 
 $(BUILD)/tests/check_cxx: $(CXX_TEST_SRC) $(HEADERS) $(CXX_HEADERS) $(STATIC)
 	@mkdir -p $(dir $@)
@@ -155,7 +203,7 @@ $(BENCH_BIN): $(BENCH_SRCS) tests/bench/bench.h $(STATIC)
 	$(CC) $(XCFLAGS) $(BENCH_SRCS) -o $@ $(STATIC) $(LDFLAGS)
 
 # The C++ tests run first, so that Check's summary stays the last line.
-check: all $(TEST_BIN) $(CXX_TEST_BINS)
+check: sim-required all $(TEST_BIN) $(CXX_TEST_BINS)
 	@if [ -z "$(CHECK_LIBS)" ]; then \
 	    echo "make check needs Check: apt-get install -y check pkg-config" >&2; exit 1; fi
 	$(foreach t,$(CXX_TEST_BINS),$(t) &&) true
