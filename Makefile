@@ -18,6 +18,7 @@ SOFILE      := libxlat.so.$(SOMAJOR).$(LT_AGE).$(LT_REVISION)
 PREFIX      ?= /usr/local
 prefix      ?= $(PREFIX)
 includedir  ?= $(prefix)/include
+bindir      ?= $(prefix)/bin
 libdir      ?= $(prefix)/lib
 datarootdir ?= $(prefix)/share
 docdir      ?= $(datarootdir)/doc/libxlat
@@ -212,8 +213,12 @@ check: sim-required all $(TEST_BIN) $(CXX_TEST_BINS)
 check-long: all $(LONG_BIN)
 	$(LONG_BIN)
 
-run: all
-	$(BUILD)/examples/demo
+# The README's run command: least-TLB's baseline against least-TLB on 4 GPUs
+# sharing pages, the same workload through both, one table.
+RUN_ARGS ?= compare --preset least-baseline --preset least-tlb
+
+run: sim-required all
+	$(SIM_BIN) $(RUN_ARGS)
 
 # The ABI against the baseline abi/libxlat.abi (doc/abi.md; needs Debian's
 # abigail-tools): abi-check fails when a function or type of the baseline
@@ -296,6 +301,12 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libxlat.so
 	install -m 644 libxlat.pc $(DESTDIR)$(libdir)/pkgconfig/
 	install -m 644 $(CMAKE_PKG) $(DESTDIR)$(cmakedir)/
+	@if [ -x '$(SIM_BIN)' ]; then \
+	    echo "install $(SIM_BIN) doc/xlat-sim.1 -> $(DESTDIR)$(bindir), $(DESTDIR)$(mandir)/man1"; \
+	    install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(mandir)/man1' && \
+	    install -m 755 '$(SIM_BIN)' '$(DESTDIR)$(bindir)/xlat-sim' && \
+	    install -m 644 doc/xlat-sim.1 '$(DESTDIR)$(mandir)/man1/xlat-sim.1'; \
+	fi
 	@if [ -f doc/html/index.html ]; then \
 	    echo "install doc/html -> $(DESTDIR)$(docdir)/html"; \
 	    rm -rf '$(DESTDIR)$(docdir)/html' && install -d '$(DESTDIR)$(docdir)' && \
@@ -320,7 +331,8 @@ endif
 # (libxlat's own, and lib/pkgconfig, lib/cmake and man/man3) when nothing
 # else is in them; never the prefix's include, lib or share.
 UNINSTALL_DIRS = $(includedir)/xlat $(libdir)/pkgconfig $(cmakedir) \
-                 $(filter %/cmake,$(patsubst %/,%,$(dir $(cmakedir)))) $(docdir) $(mandir)/man3
+                 $(filter %/cmake,$(patsubst %/,%,$(dir $(cmakedir)))) $(docdir) $(mandir)/man3 \
+                 $(mandir)/man1
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(includedir)/xlat/,$(notdir $(HEADERS) $(CXX_HEADERS)))
@@ -328,6 +340,7 @@ uninstall:
 	    $(DESTDIR)$(libdir)/$(SONAME) $(DESTDIR)$(libdir)/libxlat.so \
 	    $(DESTDIR)$(libdir)/pkgconfig/libxlat.pc
 	rm -f $(addprefix $(DESTDIR)$(cmakedir)/,$(notdir $(CMAKE_PKG)))
+	rm -f $(DESTDIR)$(bindir)/xlat-sim $(DESTDIR)$(mandir)/man1/xlat-sim.1
 	rm -rf '$(DESTDIR)$(docdir)/html'
 	@$(remove_man_pages)
 	@for d in $(addprefix $(DESTDIR),$(UNINSTALL_DIRS)); do \
