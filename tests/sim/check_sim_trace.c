@@ -192,6 +192,28 @@ START_TEST(text_errors)
 }
 END_TEST
 
+/* A line longer than the stream's 64 KiB blocks, and a missing file. */
+START_TEST(text_long_line_and_missing)
+{
+    static sim_request r[MAX_REQS];
+    static char text[200 * 1024];
+    char want[600];
+    size_t n, len = 0;
+    sim_error err;
+    len += (size_t)snprintf(text, 64, "0 0 0 1 0x1000 R #");
+    memset(text + len, 'x', 150 * 1024);
+    len += 150 * 1024;
+    len += (size_t)snprintf(text + len, 64, "\n1 2 3 4 0x2000 W\n");
+    put_gzip(tmp("long.gz"), text, len);
+    ck_assert_int_eq(read_all(tmp("long.gz"), &shape, r, &n, NULL, &err), 0);
+    ck_assert_uint_eq(n, 2);
+    assert_req(&r[1], 1, 2, 3, 4, 0x2000, XLAT_ACCESS_WRITE);
+    ck_assert_int_eq(read_all(tmp("none.txt"), &shape, r, &n, NULL, &err), -1);
+    snprintf(want, sizeof(want), "%s: No such file or directory", tmp("none.txt"));
+    ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 START_TEST(text_compressed)
 {
     static sim_request r[MAX_REQS];
@@ -483,8 +505,50 @@ START_TEST(traceg_structure_errors)
 }
 END_TEST
 
+/* Tracers before version 3 put the block and warp before each instruction;
+ * lineinfo adds a source line number before the PC. Read through xz. */
+START_TEST(traceg_old_layout)
+{
+    static sim_request r[MAX_REQS];
+    static const char old[] = "-kernel name = k\n-grid dim = (4,1,1)\n-block dim = (32,1,1)\n"
+                              "-accelsim tracer version = 2\n-enable lineinfo = 1\n"
+                              "#traces format = ...\n#BEGIN_TB\nthread block = 3,0,0\n"
+                              "warp = 0\ninsts = 2\n"
+                              "3 0 0 0 17 0010 00000003 1 R4 STG.E 2 R2 R3 4 1 0x9000 4096 0\n"
+                              "3 0 0 0 18 0020 00000000 0 EXIT 0 0 0\n#END_TB\n";
+    size_t n;
+    sim_error err;
+    put_xz(tmp("old.traceg.xz"), old, sizeof(old) - 1);
+    ck_assert_int_eq(read_all(tmp("old.traceg.xz"), &tg_shape, r, &n, NULL, &err), 0);
+    ck_assert_uint_eq(n, 2);
+    /* block 3 of a 4-CU system: GPU 1, CU 1 */
+    assert_req(&r[0], 0, 1, 1, 1, 0x9000, XLAT_ACCESS_WRITE);
+    assert_req(&r[1], 0, 1, 1, 1, 0xa000, XLAT_ACCESS_WRITE);
+}
+END_TEST
+
+START_TEST(traceg_insts_mismatch)
+{
+    static sim_request r[MAX_REQS];
+    static const char text[] = "-kernel name = k\n-grid dim = (1,1,1)\n"
+                               "-accelsim tracer version = 4\n#BEGIN_TB\n"
+                               "thread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+                               "0010 00000001 0 LDG.E 1 R2 4 0 0x1000 0\nwarp = 1\n";
+    char want[600];
+    size_t n;
+    sim_error err;
+    put_file(tmp("m.traceg"), text, sizeof(text) - 1);
+    ck_assert_int_eq(read_all(tmp("m.traceg"), &tg_shape, r, &n, NULL, &err), -1);
+    snprintf(want, sizeof(want), "%s:9: warp 0: insts = 2, but 1 instruction lines",
+             tmp("m.traceg"));
+    ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
 static void sim_traceg_tests(TCase *tc)
 {
+    tcase_add_test(tc, traceg_old_layout);
+    tcase_add_test(tc, traceg_insts_mismatch);
     tcase_add_test(tc, traceg_reads_exact);
     tcase_add_test(tc, traceg_compressed_and_list);
     tcase_add_test(tc, traceg_errors);
@@ -498,6 +562,7 @@ Suite *sim_trace_suite(void)
     tcase_add_unchecked_fixture(tc, dir_setup, dir_teardown);
     tcase_add_test(tc, text_reads_exact);
     tcase_add_test(tc, text_errors);
+    tcase_add_test(tc, text_long_line_and_missing);
     tcase_add_test(tc, text_compressed);
     tcase_add_test(tc, compressed_corrupt);
     tcase_add_test(tc, binary_round_trip);
