@@ -78,4 +78,15 @@ int knob_format(const knob *k, const sim_config *cfg, char *buf, size_t len);
 /* What it takes: "1..64", "lru|fifo|random|plru", "true|false", "text". */
 void knob_range(const knob *k, char *buf, size_t len);
 
+/* A preset: what sim_presets() lists, and the values it writes over the
+ * defaults. presets.c holds least-TLB's and Barre Chord's, presets_more.c
+ * the walk, GMMU and walk-stealing papers'. */
+typedef struct sim_preset_row {
+    sim_preset_info info;
+    void (*apply)(sim_config *cfg);
+} sim_preset_row;
+
+extern const sim_preset_row sim_presets_more[];
+extern const size_t sim_presets_more_n;
+
 #endif /* XLAT_SIM_CONFIG_H */
