@@ -75,7 +75,8 @@ int sim_section_known(const char *section);
 int knob_parse(const knob *k, sim_config *cfg, const char *text, char *why, size_t len);
 /* The value as the INI would take it; 0, or -1 when buf is too small. */
 int knob_format(const knob *k, const sim_config *cfg, char *buf, size_t len);
-/* What it takes: "1..64", "lru|fifo|random|plru", "true|false", "text". */
+/* What it takes: "1..64", "lru, fifo, random, plru", "true, false",
+ * "text of at most N characters" (no '|': the doc's tables hold it). */
 void knob_range(const knob *k, char *buf, size_t len);
 
 /* A preset: what sim_presets() lists, and the values it writes over the

@@ -149,9 +149,14 @@ int knob_parse(const knob *k, sim_config *cfg, const char *text, char *why, size
     return snprintf(why, len, "cannot be set"), -1;
 }
 
-/* The shortest %g that reads back as the same double. */
+/* Whole numbers as such ("1000", not "1e+03"), else the shortest %g that
+ * reads back as the same double. */
 static int format_double(double v, char *buf, size_t len)
 {
+    if (v == floor(v) && fabs(v) < 1e15) {
+        int w = snprintf(buf, len, "%.0f", v);
+        return w < 0 || (size_t)w >= len ? -1 : 0;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         int w = snprintf(buf, len, "%.*g", prec, v);
         if (w < 0 || (size_t)w >= len)
@@ -204,10 +209,10 @@ void knob_range(const knob *k, char *buf, size_t len)
         snprintf(buf, len, "%g..%g", k->dmin, k->dmax);
         break;
     case KNOB_BOOL:
-        snprintf(buf, len, "true|false");
+        snprintf(buf, len, "true, false");
         break;
     case KNOB_ENUM:
-        join(k->names, "|", buf, len);
+        join(k->names, ", ", buf, len);
         break;
     case KNOB_STR:
         snprintf(buf, len, "text of at most %zu characters", k->size - 1);

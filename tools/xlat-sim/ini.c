@@ -4,7 +4,7 @@
  * is read through our own line reader (ini_parse_stream): it counts the
  * lines, which is the line the handler's pair comes from, and checks each
  * "[section]" header as it passes, so that an empty unknown section is an
- * error too. The first error is kept; the rest of the file is ignored. */
+ * error too. The first error of the file is reported. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +17,8 @@ struct ini_read {
     FILE *f;
     const char *path;
     int line;           /* lines read so far: the current line's number */
-    int failed;         /* err holds the first error */
+    int failed;         /* err holds the first error of ours, at line fail_line */
+    int fail_line;
     sim_config *cfg;
     sim_error *err;
 };
@@ -44,6 +45,7 @@ static void check_header(struct ini_read *r, const char *text)
         /* sim_config_set words the message, with the list of sections */
         sim_config_set(r->cfg, name, "", "", where, r->err);
         r->failed = 1;
+        r->fail_line = r->line;
     }
 }
 
@@ -67,10 +69,13 @@ static int handler(void *user, const char *section, const char *name, const char
     if (!section[0]) {
         sim_fail(r->err, "%s: '%s' is outside any [section]", where, name);
         r->failed = 1;
+        r->fail_line = r->line;
         return 1;
     }
-    if (sim_config_set(r->cfg, section, name, value, where, r->err) != 0)
+    if (sim_config_set(r->cfg, section, name, value, where, r->err) != 0) {
         r->failed = 1;
+        r->fail_line = r->line;
+    }
     return 1;
 }
 
@@ -82,7 +87,9 @@ int sim_config_load_ini(sim_config *cfg, const char *path, sim_error *err)
         return sim_fail(err, "%s: %s", path, strerror(errno));
     int rc = ini_parse_stream(reader, &r, handler, &r);
     fclose(r.f);
-    if (r.failed)
+    /* libinih's rc is its first syntax error's line (our handler never
+     * fails a line): the earlier of it and ours is the one to report. */
+    if (r.failed && (rc <= 0 || r.fail_line <= rc))
         return -1;
     if (rc > 0)
         return sim_fail(err, "%s:%d: syntax error (expected [section] or key = value)", path,

@@ -10,11 +10,11 @@
 #include "config.h"
 
 /* ---- least-TLB ("Improving Address Translation in Multi-GPUs via Sharing
- * and Spilling aware TLB Design", Table 2) ---------------------------------- */
+ * and Spilling aware TLB Design", Table 2 in §3.1.1) ---------------------------------- */
 
 /* Table 2 is the defaults' system already (4 GPUs of 64 CUs, L1 16 entries,
  * L2 512, IOMMU TLB 4096 x 64 ways at 200 cycles, 8 walkers of 500-cycle
- * walks, mostly inclusive). What it adds is the link: §6.3 (Fig 20) gives
+ * walks, mostly inclusive). What it adds is the link: §5.3 (Fig 20) gives
  * "PCIe (~300ns latency)" at the 1.0 GHz clock, 300 cycles; open: taken as
  * each crossing's latency, as a link's stated latency is one way here. */
 static void least_common(sim_config *c)
@@ -35,7 +35,7 @@ static void least_tlb(sim_config *c)
     c->iommu.inclusion = XLAT_INCL_LEAST;
 }
 
-/* §4.3: multi-application mode, one application per GPU (Table 4), so a
+/* §4.2: multi-application mode, one application per GPU (Table 4), so a
  * PASID per GPU. */
 static void least_multi(sim_config *c)
 {
@@ -45,7 +45,7 @@ static void least_multi(sim_config *c)
     snprintf(c->run.workload, sizeof(c->run.workload), "mix");
 }
 
-/* §3 (Fig 3): an IOMMU TLB with only cold misses. tlb_entries 0 is the
+/* §3.2 (Fig 3): an IOMMU TLB with only cold misses. tlb_entries 0 is the
  * library's unbounded TLB: it never evicts, so it misses once per page. */
 static void least_infinite(sim_config *c)
 {
@@ -120,14 +120,14 @@ static void fbarre_expand(sim_config *c)
 static const sim_preset_row presets_papers[] = {
 #define LEAST "least-TLB"
 #define LEAST_T "\"Improving Address Translation in Multi-GPUs via Sharing and Spilling aware TLB Design\""
-    {{"least-baseline", LEAST, LEAST_T ", Table 2 and §6.3 (PCIe ~300 ns)",
+    {{"least-baseline", LEAST, LEAST_T ", Table 2 (§3.1.1) and §5.3 (PCIe ~300 ns)",
       "4 GPUs, mostly-inclusive 4096-entry IOMMU TLB, 8 walkers, 300-cycle PCIe", "scatter-gather"},
      least_baseline},
-    {{"least-tlb", LEAST, LEAST_T ", §4.2 (single-application mode), Table 2",
+    {{"least-tlb", LEAST, LEAST_T ", §4.1 (single-application mode), Table 2",
       "least-inclusive IOMMU TLB with the Local TLB tracker", "scatter-gather"}, least_tlb},
-    {{"least-multi-app", LEAST, LEAST_T ", §4.3 (multi-application mode, spilling), Tables 2 and 4",
+    {{"least-multi-app", LEAST, LEAST_T ", §4.2 (multi-application mode, spilling), Tables 2 and 4",
       "least-TLB with spilling, one application (PASID) per GPU", "mix"}, least_multi},
-    {{"least-infinite", LEAST, LEAST_T ", §3 (Fig 3) and §6 (Fig 14)",
+    {{"least-infinite", LEAST, LEAST_T ", §3.2 (Fig 3) and §5.1 (Fig 14)",
       "the baseline with an unbounded IOMMU TLB (cold misses only)", "scatter-gather"},
      least_infinite},
     {{"least-probe-ring", LEAST, LEAST_T ", §5.5 (TLB probing ring)",
@@ -140,17 +140,17 @@ static const sim_preset_row presets_papers[] = {
      barre_baseline},
     {{"barre", BARRE, BARRE_T ", §IV (Barre)", "LASP groups and the IOMMU walkers' PEC logic",
       "barre-objects"}, barre},
-    {{"fbarre", BARRE, BARRE_T ", §V-A and §V-C (F-Barre, Fig 15's F-Barre-NoMerge)",
+    {{"fbarre", BARRE, BARRE_T ", §V-A and §V-C; §VII-A (Fig 15's F-Barre-NoMerge)",
       "Barre plus F-Barre units per chiplet and coalescing-aware walk scheduling", "barre-objects"},
      fbarre},
-    {{"fbarre-expand", BARRE, BARRE_T ", §V-B (Fig 15's F-Barre-2Merge)",
+    {{"fbarre-expand", BARRE, BARRE_T ", §V-B; §VII-A (Fig 15's F-Barre-2Merge)",
       "F-Barre with two merged coalescing groups (expanded layout)", "barre-objects"},
      fbarre_expand},
     {{"barre-l2-mshrs-x2", BARRE, BARRE_T ", §III-B (Fig 4)", "the baseline with 32 L2 TLB MSHRs",
       "barre-objects"}, barre_mshrs_x2},
-    {{"barre-walkers-8", BARRE, BARRE_T ", §I (Fig 1) and §VII (Fig 23)", "the baseline with 8 walkers",
+    {{"barre-walkers-8", BARRE, BARRE_T ", §I (Fig 1) and §VII-H (Fig 23)", "the baseline with 8 walkers",
       "barre-objects"}, barre_walkers_8},
-    {{"barre-walkers-32", BARRE, BARRE_T ", §I (Fig 1) and §VII (Fig 23)",
+    {{"barre-walkers-32", BARRE, BARRE_T ", §I (Fig 1) and §VII-H (Fig 23)",
       "the baseline with 32 walkers", "barre-objects"}, barre_walkers_32},
     {{"barre-walkers-inf", BARRE, BARRE_T ", §I (Fig 1)",
       "the baseline with walkers enough that no walk waits (1024)", "barre-objects"},

@@ -12,9 +12,9 @@ static void workload(sim_config *c, const char *w)
     snprintf(c->run.workload, sizeof(c->run.workload), "%s", w);
 }
 
-/* ---- "Neighborhood-aware address translation" (Table I, §V) ---------------
+/* ---- "Neighborhood-aware address translation" (Table I in §V-A) ---------------
  * One GPU of 8 CUs; L1 TLB 32 entries fully associative, L2 TLB 512 x 16
- * ways; the IOMMU (the walkers are the IOMMU's in this paper, §II) with
+ * ways; the IOMMU (the walkers are the IOMMU's in this paper, §II-B) with
  * 32- and 256-entry TLBs, a 256-entry buffer and 8 FCFS walkers, each
  * looking the page walk cache up first. */
 static void nbr_baseline(sim_config *c)
@@ -52,7 +52,7 @@ static void nbr_coalesce(sim_config *c)
 }
 
 /* ---- "Dynamic GMMU Bypass for Address Translation in Multi-GPU Systems"
- * (Table 1, §5-6) -------------------------------------------------------------
+ * (Table 1 in §5.1, §4, §6.1) -------------------------------------------------------------
  * 4 GPUs of 36 CUs; L1 TLB 1 set x 32 ways, L2 TLB 8 sets x 32 ways; IOMMU
  * with 8 walkers; a GMMU per GPU with 64 walkers; epoch 10 µs at 1 GHz,
  * T1 0.85, T2 0.15, 8-bit counters (xlat_gmmu_config_init()'s). */
@@ -85,7 +85,7 @@ static void gmmu_distributed(sim_config *c) { gmmu_common(c, XLAT_GMMU_DISTRIBUT
 static void gmmu_dynamic(sim_config *c) { gmmu_common(c, XLAT_GMMU_DYNAMIC); }
 static void gmmu_ideal(sim_config *c) { gmmu_common(c, XLAT_GMMU_IDEAL); }
 
-/* ---- "Improving GPU Multi-tenancy with Page Walk Stealing" (Table I) -------
+/* ---- "Improving GPU Multi-tenancy with Page Walk Stealing" (Table I in §III) -
  * One GPU of 30 SMs shared by 2 tenants; L1 TLB 32 entries with 12 MSHRs,
  * L2 TLB 1024 x 16 ways, 16 walkers with a 192-entry walk queue and a
  * shared 128-entry page walk cache. The walkers are the GPU's: no IOMMU
@@ -148,30 +148,30 @@ static void walk_dwspp_aggressive(sim_config *c)
 #define WALK_T "\"Improving GPU Multi-tenancy with Page Walk Stealing\""
 
 const sim_preset_row sim_presets_more[] = {
-    {{"nbr-baseline", NBR, NBR_T ", Table I", "1 GPU of 8 CUs, IOMMU TLBs 32/256, 8 FCFS walkers with a PWC",
+    {{"nbr-baseline", NBR, NBR_T ", Table I (§V-A)", "1 GPU of 8 CUs, IOMMU TLBs 32/256, 8 FCFS walkers with a PWC",
       "irregular"}, nbr_baseline},
-    {{"nbr-coalesce", NBR, NBR_T ", §IV (full coalescing), Table I",
+    {{"nbr-coalesce", NBR, NBR_T ", §IV (full coalescing), Table I (§V-A)",
       "the baseline with neighborhood-aware walk coalescing at every level", "irregular"},
      nbr_coalesce},
-    {{"gmmu-centralized", GMMU, GMMU_T ", §2.3 (Fig 1), Table 1",
+    {{"gmmu-centralized", GMMU, GMMU_T ", §2.3 (Fig 1), Table 1 (§5.1)",
       "4 GPUs of 36 CUs, every L2 miss walked by the IOMMU", "random"}, gmmu_centralized},
-    {{"gmmu-distributed", GMMU, GMMU_T ", §2.3 (Fig 2), Table 1",
+    {{"gmmu-distributed", GMMU, GMMU_T ", §2.3 (Fig 2), Table 1 (§5.1)",
       "a local walk by the GPU's GMMU first, the IOMMU on a local miss", "random"},
      gmmu_distributed},
     {{"gmmu-dynamic", GMMU, GMMU_T ", §4 and §6.1 (10 µs epoch, T1 0.85, T2 0.15)",
       "GMMU bypass chosen per epoch from the local ratio", "random"}, gmmu_dynamic},
     {{"gmmu-ideal", GMMU, GMMU_T ", §3 (Fig 3)", "each request sent to the right MMU by an oracle",
       "random"}, gmmu_ideal},
-    {{"walk-fcfs", WALK, WALK_T ", Table I (baseline)",
+    {{"walk-fcfs", WALK, WALK_T ", Table I (§III, the baseline)",
       "1 GPU, 2 tenants, 16 shared walkers, one FCFS queue of 192", "tenants"}, walk_fcfs},
-    {{"walk-partition", WALK, WALK_T ", §VII (static partitioning)",
+    {{"walk-partition", WALK, WALK_T ", §VII-D (static partitioning)",
       "the walkers split equally between the tenants, no stealing", "tenants"}, walk_partition},
-    {{"walk-dws", WALK, WALK_T ", §V (DWS)", "dynamic walker stealing", "tenants"}, walk_dws},
-    {{"walk-dwspp", WALK, WALK_T ", §VI (DWS++), Table IV", "DWS++ with Table IV's thresholds",
+    {{"walk-dws", WALK, WALK_T ", §V and §VI-B (DWS)", "dynamic walker stealing", "tenants"}, walk_dws},
+    {{"walk-dwspp", WALK, WALK_T ", §VI-B (DWS++), Table IV (§VII-A)", "DWS++ with Table IV's thresholds",
       "tenants"}, walk_dwspp},
-    {{"walk-dwspp-conservative", WALK, WALK_T ", §VII, Table VII (Conservative)",
+    {{"walk-dwspp-conservative", WALK, WALK_T ", §VII-C, Table VII (Conservative)",
       "DWS++ with QUEUE_THRES 0.17", "tenants"}, walk_dwspp_conservative},
-    {{"walk-dwspp-aggressive", WALK, WALK_T ", §VII, Table VII (Aggressive)",
+    {{"walk-dwspp-aggressive", WALK, WALK_T ", §VII-C, Table VII (Aggressive)",
       "DWS++ with DIFF_THRES 0.3 on every rung", "tenants"}, walk_dwspp_aggressive},
 };
 const size_t sim_presets_more_n = sizeof(sim_presets_more) / sizeof(sim_presets_more[0]);
