@@ -60,6 +60,7 @@ struct tlb_mshr {
     uint64_t inval_seq; /* invalidations seen when it was allocated */
     xlat_req fwd;
     struct tlb_pending *head, *tail;
+    struct tlb_mshr *blocked_next; /* in the queue of forwards the next level refused */
 };
 
 /* What a miss compares with each MSHR, kept apart from the rest of the
@@ -91,6 +92,12 @@ struct tlb_timed {
      * came while it was outstanding covers it. */
     struct tlb_shootdown recent[INVAL_RING];
     uint64_t inval_seq;
+    /* Forwards the next level refused, oldest first: they wait behind one
+     * wake-up of this TLB's at the next level rather than one each, so a
+     * next level with many senders (an L2 under every CU's L1) remembers
+     * one per sender TLB, and wakes them in order. */
+    struct tlb_mshr *blocked_head, *blocked_tail;
+    bool blocked_waiting;     /* a wake-up (or next-cycle retry) of the queue is pending */
 };
 
 static void drain_hits(void *arg);
@@ -513,22 +520,71 @@ static void fill_done(void *arg, const xlat_resp *down)
     complete_mshr(m, &e, status, status == XLAT_ERR_INVAL ? m->tlb->reg.id : down->resolver);
 }
 
+/* Sends m's miss down: XLAT_OK (taken, or answered for good: a missing or
+ * refusing next level answers its requests, never loses them) or
+ * XLAT_ERR_AGAIN (the next level is busy; nothing happened). */
+static int send_down(struct tlb_mshr *m)
+{
+    xlat_tlb *t = m->tlb;
+    if (!t->timed->next.translate) {
+        complete_mshr(m, NULL, XLAT_ERR_NOT_FOUND, t->reg.id);
+        return XLAT_OK;
+    }
+    const xlat_target *next = &t->timed->next;
+    int rc = next->translate(next->unit, &m->fwd, fill_done, m);
+    if (rc != XLAT_OK && rc != XLAT_ERR_AGAIN)
+        complete_mshr(m, NULL, rc, t->reg.id); /* refused for good: answered, never lost */
+    return rc == XLAT_ERR_AGAIN ? rc : XLAT_OK;
+}
+
+static void drain_blocked(void *arg);
+
+/* The queue waits for the next level's wake-up, or retries next cycle. */
+static void wait_blocked(xlat_tlb *t)
+{
+    struct tlb_timed *tm = t->timed;
+    const xlat_target *next = &tm->next;
+    tm->blocked_waiting = true;
+    if (!next->wait || next->wait(next->unit, drain_blocked, t) != XLAT_OK)
+        own_post(t, 1, drain_blocked, t);
+}
+
+/* The next level may take more: the refused forwards go, oldest first,
+ * until it refuses again. */
+static void drain_blocked(void *arg)
+{
+    xlat_tlb *t = arg;
+    struct tlb_timed *tm = t->timed;
+    tm->blocked_waiting = false;
+    while (tm->blocked_head) {
+        struct tlb_mshr *m = tm->blocked_head;
+        if (send_down(m) == XLAT_ERR_AGAIN) {
+            wait_blocked(t);
+            return;
+        }
+        tm->blocked_head = m->blocked_next;
+        if (!tm->blocked_head)
+            tm->blocked_tail = NULL;
+    }
+}
+
+/* A miss goes down now, unless older refused ones are waiting: then it
+ * queues behind them, so the next level sees the misses in order. */
 static void forward_miss(void *arg)
 {
     struct tlb_mshr *m = arg;
     xlat_tlb *t = m->tlb;
-    if (!t->timed->next.translate) {
-        complete_mshr(m, NULL, XLAT_ERR_NOT_FOUND, t->reg.id);
+    struct tlb_timed *tm = t->timed;
+    if (!tm->blocked_head && send_down(m) == XLAT_OK)
         return;
-    }
-    const xlat_target *next = &t->timed->next;
-    int rc = next->translate(next->unit, &m->fwd, fill_done, m);
-    if (rc == XLAT_ERR_AGAIN) { /* busy: retry when it has room, or next cycle */
-        if (!next->wait || next->wait(next->unit, forward_miss, m) != XLAT_OK)
-            own_post(t, 1, forward_miss, m);
-    } else if (rc != XLAT_OK) {
-        complete_mshr(m, NULL, rc, t->reg.id); /* refused for good: answered, never lost */
-    }
+    m->blocked_next = NULL;
+    if (tm->blocked_tail)
+        tm->blocked_tail->blocked_next = m;
+    else
+        tm->blocked_head = m;
+    tm->blocked_tail = m;
+    if (!tm->blocked_waiting)
+        wait_blocked(t);
 }
 
 /* The MSHR a new miss on (pasid, page) joins, if any; a miss outstanding
