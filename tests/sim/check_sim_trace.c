@@ -447,7 +447,8 @@ static const struct {
 } bad_insts[] = {
     {"0010 ffffffff 1 R0 LDG.E 2 R2 R3 4 0 0xzz", "address: '0xzz' is not a number"},
     {"0010 ffffffff", "destination count: missing (the line ends early)"},
-    {"0010 1ffffffff 1 R0 LDG.E 2 R2 R3 4 0 0x0 0", "mask: 1ffffffff is out of range (0..4294967295)"},
+    {"0010 1ffffffff 1 R0 LDG.E 2 R2 R3 4 0 0x0 0",
+     "mask: 1ffffffff is out of range (0..4294967295)"},
     {"0010 00000001 1 R0 LDG.E 2 R2 R3 4 7 0x0 0",
      "address form: 7 is not 0 (list), 1 (base-stride) or 2 (base-delta)"},
     {"0010 00000003 1 R0 LDG.E 2 R2 R3 4 2 0x1000 x 0", "delta: 'x' is not a number"},
