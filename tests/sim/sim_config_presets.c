@@ -117,6 +117,42 @@ START_TEST(every_preset_builds)
 }
 END_TEST
 
+static bool oracle_local(void *user, uint32_t gpu, const xlat_req *req)
+{
+    (void)user, (void)gpu, (void)req;
+    return true;
+}
+
+/* The GMMU presets' GMMU and its walkers pass their create checks, with
+ * what the program adds: the walkers' table, a local range, an oracle. */
+START_TEST(gmmu_presets_build)
+{
+    static const char *names[] = {"gmmu-centralized", "gmmu-distributed", "gmmu-dynamic",
+                                  "gmmu-ideal"};
+    for (int i = 0; i < 4; i++) {
+        sim_config c = apply(names[i]);
+        xlat_ctx *ctx = test_ctx(1, NULL);
+        xlat_physmem *mem;
+        xlat_pagetable *pt;
+        xlat_walker *w;
+        xlat_gmmu *g;
+        test_table(ctx, &mem, &pt);
+        c.gmmu_walk.pt = pt;
+        ck_assert_int_eq(xlat_walker_create(ctx, &c.gmmu_walk, &w), XLAT_OK);
+        c.gmmu_cfg.walker = w;
+        c.gmmu_cfg.local_size = UINT64_C(1) << 32;
+        c.gmmu_cfg.oracle = oracle_local;
+        ck_assert_msg(xlat_gmmu_create(ctx, &c.gmmu_cfg, &g) == XLAT_OK, "%s: %s", names[i],
+                      xlat_ctx_errmsg(ctx));
+        xlat_gmmu_destroy(g);
+        xlat_walker_destroy(w);
+        xlat_pagetable_destroy(pt);
+        xlat_physmem_destroy(mem);
+        xlat_ctx_destroy(ctx);
+    }
+}
+END_TEST
+
 START_TEST(least_tlb_values)
 {
     sim_config c = apply("least-baseline");
@@ -260,6 +296,7 @@ void sim_config_preset_tests(Suite *s)
     TCase *tc = test_case(s, "presets");
     tcase_add_test(tc, every_preset_applies);
     tcase_add_test(tc, every_preset_builds);
+    tcase_add_test(tc, gmmu_presets_build);
     tcase_add_test(tc, least_tlb_values);
     tcase_add_test(tc, barre_values);
     tcase_add_test(tc, nbr_and_gmmu_values);
