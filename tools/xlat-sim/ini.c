@@ -49,12 +49,31 @@ static void check_header(struct ini_read *r, const char *text)
     }
 }
 
+/* libinih reads a line into its own buffer of `size` bytes (INI_MAX_LINE,
+ * 200 in Debian's build): a longer line would come as pieces, each taken
+ * for a line of its own. Refuse it instead and end the file there. */
+static int line_too_long(struct ini_read *r, const char *buf, int size)
+{
+    size_t n = strlen(buf);
+    if (n == 0 || buf[n - 1] == '\n' || feof(r->f))
+        return 0;
+    if (!r->failed) {
+        sim_fail(r->err, "%s:%d: line longer than %d characters (use --set for longer values)",
+                 r->path, r->line, size - 2);
+        r->failed = 1;
+        r->fail_line = r->line;
+    }
+    return 1;
+}
+
 static char *reader(char *buf, int size, void *user)
 {
     struct ini_read *r = user;
     if (!fgets(buf, size, r->f))
         return NULL;
     r->line++;
+    if (line_too_long(r, buf, size))
+        return NULL;
     check_header(r, buf);
     return buf;
 }
