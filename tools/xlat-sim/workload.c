@@ -183,14 +183,14 @@ static double param_max(const wl_param *p, const sim_shape *shape)
     return (p->flags & WL_UPTO_GPUS) ? (double)shape->gpus : p->max;
 }
 
-static int range_fail(const wl_kind *k, const wl_param *p, const char *text, double max,
-                      sim_error *err)
+/* "1..4 (the GPUs)", "0..1": what a message offers instead of a bad value. */
+static void range_text(const wl_param *p, double max, char *buf, size_t len)
 {
     if (p->flags & WL_FRAC)
-        return sim_fail(err, "workload %s: %s=%s is out of range %g..%g", k->info.name, p->key,
-                        text, p->min, max);
-    return sim_fail(err, "workload %s: %s=%s is out of range %.0f..%.0f%s", k->info.name, p->key,
-                    text, p->min, max, (p->flags & WL_UPTO_GPUS) ? " (the GPUs)" : "");
+        snprintf(buf, len, "%g..%g", p->min, max);
+    else
+        snprintf(buf, len, "%.0f..%.0f%s", p->min, max,
+                 (p->flags & WL_UPTO_GPUS) ? " (the GPUs)" : "");
 }
 
 /* One "key=value" of length len. */
@@ -203,19 +203,21 @@ static int set_param(wl_state *w, const char *kv, size_t len, sim_error *err)
         return sim_fail(err, "workload %s: unknown parameter '%.*s' (parameters: %s)",
                         k->info.name, (int)(eq ? eq - kv : (long)len), kv, k->info.params);
     const wl_param *p = &k->params[i];
-    char text[64];
+    char text[64], range[64];
     size_t vlen = eq ? len - (size_t)(eq + 1 - kv) : 0;
     snprintf(text, sizeof(text), "%.*s", (int)vlen, eq ? eq + 1 : "");
     char *end = NULL;
     errno = 0;
     double v = (p->flags & WL_FRAC) ? strtod(text, &end) : (double)strtoull(text, &end, 10);
     bool digits = text[0] >= '0' && text[0] <= '9';
-    if (!vlen || !digits || *end || errno || isnan(v))
-        return sim_fail(err, "workload %s: %s: '%s' is not a %s", k->info.name, p->key, text,
-                        (p->flags & WL_FRAC) ? "number" : "whole number");
     double max = param_max(p, &w->shape);
+    range_text(p, max, range, sizeof(range));
+    if (!vlen || !digits || *end || errno || isnan(v))
+        return sim_fail(err, "workload %s: %s: '%s' is not a %s in %s", k->info.name, p->key,
+                        text, (p->flags & WL_FRAC) ? "number" : "whole number", range);
     if (v < p->min || v > max)
-        return range_fail(k, p, text, max, err);
+        return sim_fail(err, "workload %s: %s=%s is out of range %s", k->info.name, p->key, text,
+                        range);
     w->p[i] = v;
     return 0;
 }

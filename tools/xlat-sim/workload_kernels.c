@@ -148,7 +148,7 @@ static uint32_t gups_burst(wl_state *w, sim_request *r)
 
 const wl_kind wl_gups = {
     {"gups", "footprint=16384 atomic=0",
-     "random read-modify-write updates over one table (Barre Chord, Sec. VII-A, Table I: gups)"},
+     "random read-modify-write updates over one table (Barre Chord, Sec. III-A, Table I: gups)"},
     {{"footprint", 16384, 1, WL_MAX_PAGES, 0}, {"atomic", 0, 0, 1, 0}},
     one_table_init, gups_burst};
 

@@ -133,23 +133,23 @@ static uint32_t scatter_burst(wl_state *w, sim_request *r)
 
 const wl_kind wl_random = {
     {"random", "footprint=8192 sharing=4",
-     "uniform pages, each shared by `sharing` GPUs (least-TLB 3.1.2, Table 3: PR, BS)"},
+     "uniform pages, each shared by `sharing` GPUs (least-TLB, Sec. 3.1.2, Table 3: PR, BS)"},
     {FOOT(8192), SHARE(4)}, slices_init, random_burst};
 const wl_kind wl_adjacent = {
     {"adjacent", "footprint=8192 sharing=2",
-     "sweeps over windows of neighbouring GPUs' slices (least-TLB 3.1.2, Table 3: FIR, ST)"},
+     "sweeps over windows of neighbouring GPUs' slices (least-TLB, Sec. 3.1.2, Table 3: FIR, ST)"},
     {FOOT(8192), SHARE(2)}, slices_init, adjacent_burst};
 const wl_kind wl_partition = {
     {"partition", "footprint=8192 sharing=1",
-     "each GPU on its own slice, nothing shared (least-TLB 3.1.2, Table 3: KM, AES)"},
+     "each GPU on its own slice, nothing shared (least-TLB, Sec. 3.1.2, Table 3: KM, AES)"},
     {FOOT(8192), {"sharing", 1, 1, 1, 0}}, slices_init, partition_burst};
 const wl_kind wl_stride = {
     {"stride", "footprint=8192 sharing=2 stride=16",
-     "strided walks shared by changing GPU groups (least-TLB 3.1.2, Table 3: FFT)"},
+     "strided walks shared by changing GPU groups (least-TLB, Sec. 3.1.2, Table 3: FFT)"},
     {FOOT(8192), SHARE(2), {"stride", 16, 1, WL_MAX_PAGES, 0}}, slices_init, stride_burst};
 const wl_kind wl_scatter_gather = {
     {"scatter-gather", "footprint=8192 sharing=4",
-     "local reads, writes to other GPUs' slices (least-TLB 3.1.2, Table 3: MT, MM)"},
+     "local reads, writes to other GPUs' slices (least-TLB, Sec. 3.1.2, Table 3: MT, MM)"},
     {FOOT(8192), SHARE(4)}, slices_init, scatter_burst};
 
 /* ---- mix: one application per block of GPUs ------------------------------- */
@@ -203,6 +203,6 @@ static uint32_t mix_burst(wl_state *w, sim_request *r)
 
 const wl_kind wl_mix = {
     {"mix", "footprint=8192 apps=4 heavy=2",
-     "one application per GPU block, heavy and light (least-TLB 3.1.2, Table 4)"},
+     "one application per GPU block, heavy and light (least-TLB, Sec. 3.1.2, Table 4)"},
     {FOOT(8192), {"apps", 4, 1, 1024, WL_UPTO_GPUS}, {"heavy", 2, 0, 1024, WL_UPTO_GPUS}},
     mix_init, mix_burst};
