@@ -199,9 +199,9 @@ $(LONG_BIN): $(LONG_SRCS) $(TEST_COMMON) $(STATIC)
 	$(CC) $(XCFLAGS) $(CHECK_CFLAGS) $(TEST_DEFS) $(LONG_SRCS) $(filter %.c,$(TEST_COMMON)) \
 	    -o $@ $(STATIC) $(CHECK_LIBS) $(LDFLAGS)
 
-$(BENCH_BIN): $(BENCH_SRCS) tests/bench/bench.h $(STATIC)
+$(BENCH_BIN): $(BENCH_SRCS) tests/bench/bench.h $(STATIC) $(SIM_AR)
 	@mkdir -p $(dir $@)
-	$(CC) $(XCFLAGS) $(BENCH_SRCS) -o $@ $(STATIC) $(LDFLAGS)
+	$(CC) $(SIM_XCFLAGS) $(BENCH_SRCS) -o $@ $(SIM_AR) $(STATIC) $(SIM_LIBS) $(LDFLAGS)
 
 # The C++ tests run first, so that Check's summary stays the last line.
 check: sim-required all $(TEST_BIN) $(CXX_TEST_BINS)
@@ -229,7 +229,7 @@ abi-check: $(SHARED)
 abi-update: $(SHARED)
 	abi/check --update
 
-bench: $(BENCH_BIN)
+bench: sim-required $(BENCH_BIN)
 	$(BENCH_BIN) $(BENCH)
 
 sanitize:

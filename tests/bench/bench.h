@@ -67,5 +67,6 @@ void bench_reference(void);
 void bench_gmmu(void);
 void bench_system(void);
 void bench_mcm(void);
+void bench_sim(void);
 
 #endif
