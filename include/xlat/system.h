@@ -29,6 +29,16 @@ extern "C" {
  * A miss travels L1 -> L2 -> (ring stop) -> (GMMU) -> link -> IOMMU.
  *
  * @code
+ * xlat_physmem_config pc;                    // the frames the page table maps to
+ * xlat_physmem_config_init(&pc);
+ * xlat_physmem *mem;
+ * xlat_physmem_create(ctx, &pc, &mem);
+ * xlat_pagetable_config tc;
+ * xlat_pagetable_config_init(&tc);
+ * tc.mem = mem;
+ * xlat_pagetable *pt;
+ * xlat_pagetable_create(ctx, &tc, &pt);
+ * xlat_pagetable_map_range(pt, 1, va, 1 << 20, 0, XLAT_PERM_R | XLAT_PERM_W);  // 256 pages
  * xlat_walker_config wc;
  * xlat_iommu_walker_config_init(&wc);
  * wc.pt = pt;
