@@ -14,10 +14,10 @@ int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit
         rc = spec->fixed ? xlat__pool_init_fixed(&u->reqs, ctx, spec->req_size, spec->reqs)
                          : xlat__pool_init(&u->reqs, ctx, spec->req_size, spec->reqs);
     if (rc == XLAT_OK)
-        rc = xlat__waitq_init(&u->waitq, ctx);
+        rc = xlat__waitq_init(&u->waitq, ctx, spec->waiters);
     u->waitq.owner = u->id;
     /* Its own events, and one wake-up per sender its wait queue can hold. */
-    size_t events = spec->events + XLAT_WAITQ_CAPACITY;
+    size_t events = spec->events + (spec->waiters ? spec->waiters : XLAT_WAITQ_CAPACITY);
     if (rc == XLAT_OK && (rc = xlat__events_reserve(ctx, events)) == XLAT_OK)
         u->events = events;
     if (rc != XLAT_OK) {

@@ -42,6 +42,7 @@ struct xlat__unit_spec {
     int fixed;
     size_t events;
     uint32_t clock_num, clock_den; /* its config's ratio, checked; 0/0: 1:1 */
+    size_t waiters;     /* senders its wait queue remembers (0: XLAT_WAITQ_CAPACITY) */
 };
 
 /* Sets the unit up, reserving spec->events plus one wake-up per slot of

@@ -1,10 +1,9 @@
 #include "waitq.h"
 #include "internal.h"
 
-/* Senders a unit remembers; more than that poll (still correct, only
- * slower on the host). A fixed number, so that the wake-ups a unit can owe
- * are bounded and reserved with its events (xlat__unit_init). */
-#define WAITERS XLAT_WAITQ_CAPACITY
+/* Senders a unit remembers: its capacity; more than that poll (still
+ * correct, only slower on the host). A fixed number, so that the wake-ups a
+ * unit can owe are bounded and reserved with its events (xlat__unit_init). */
 
 struct xlat_waiter {
     struct xlat_waiter *next; /* also the pool's link while free */
@@ -12,12 +11,13 @@ struct xlat_waiter {
     void *user;
 };
 
-int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx)
+int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx, size_t capacity)
 {
     q->ctx = ctx;
     q->owner = 0;
     q->head = q->tail = NULL;
-    return xlat__pool_init_fixed(&q->waiters, ctx, sizeof(struct xlat_waiter), WAITERS);
+    return xlat__pool_init_fixed(&q->waiters, ctx, sizeof(struct xlat_waiter),
+                                 capacity ? capacity : XLAT_WAITQ_CAPACITY);
 }
 
 void xlat__waitq_release(struct xlat_waitq *q)

@@ -20,12 +20,13 @@ struct xlat_waitq {
     struct xlat_waiter *head, *tail;
 };
 
-int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx);
+/* A queue of `capacity` waiters (0: XLAT_WAITQ_CAPACITY). */
+int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx, size_t capacity);
 void xlat__waitq_release(struct xlat_waitq *q);
 #define XLAT_WAITQ_CAPACITY 64
 
 /* Calls fn(user) (as an event of the current cycle) at the next wake.
- * The queue holds XLAT_WAITQ_CAPACITY waiters and never allocates: when it
+ * The queue holds its capacity of waiters and never allocates: when it
  * is full it answers XLAT_ERR_AGAIN and the sender polls instead. */
 int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user);
 /* Room has freed: every waiter retries now, in the order they waited. */

@@ -100,6 +100,9 @@ struct tlb_timed {
     bool blocked_waiting;     /* a wake-up (or next-cycle retry) of the queue is pending */
 };
 
+/* Most senders one TLB remembers, however many ports it has. */
+#define XLAT_TLB_MAX_WAITERS 4096
+
 static void drain_hits(void *arg);
 static void wake_senders(xlat_tlb *t);
 static void retry_stale(void *arg);
@@ -119,6 +122,16 @@ static uint32_t hit_limit(const xlat_tlb_config *c)
         per_port = XLAT_TLB_HITS_PER_PORT;
     uint64_t n = per_port * c->ports;
     return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+/* Senders the TLB remembers for its wake-up: 64 a port. A TLB with more
+ * ports is shared by more senders (an L2 under every CU's L1, one wake-up
+ * each: see forward_miss), and a sender it cannot remember polls every
+ * cycle. */
+static size_t waiter_count(const xlat_tlb_config *c)
+{
+    uint64_t n = (uint64_t)XLAT_WAITQ_CAPACITY * c->ports;
+    return n > XLAT_TLB_MAX_WAITERS ? XLAT_TLB_MAX_WAITERS : (size_t)n;
 }
 
 static void invalidated(void *user, const struct tlb_shootdown *sd)
@@ -183,6 +196,7 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
         .kind = "tlb", .name = t->name, .req_size = sizeof(struct tlb_pending),
         .reqs = record_count(tm, &t->cfg), .fixed = 1, .events = event_budget(tm, &t->cfg),
         .clock_num = t->cfg.clock_num, .clock_den = t->cfg.clock_den,
+        .waiters = waiter_count(&t->cfg),
     };
     if (xlat__unit_init(&tm->unit, t->ctx, &spec) != XLAT_OK)
         return XLAT_ERR_NOMEM;
