@@ -116,7 +116,8 @@ void sim_result_restart(sim_result *res, uint64_t now)
 
 void sim_result_finish(sim_result *res)
 {
-    qsort(res->lat.tail, res->lat.ntail, sizeof(*res->lat.tail), cmp_u64);
+    if (res->lat.ntail)
+        qsort(res->lat.tail, res->lat.ntail, sizeof(*res->lat.tail), cmp_u64);
 }
 
 void sim_result_free(sim_result *res)
