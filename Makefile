@@ -122,7 +122,7 @@ TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_SIM='"$(CURDIR)/$(SIM_BIN)"'
 
 .PHONY: all check check-long run bench docs install uninstall clean sanitize distclean \
-        abi-check abi-update
+        abi-check abi-update experiments
 
 # The CMake package (find_package(libxlat)), written from cmake/*.in.
 CMAKE_PKG := build/cmake/libxlatConfig.cmake build/cmake/libxlatConfigVersion.cmake
@@ -219,6 +219,11 @@ RUN_ARGS ?= compare --preset least-baseline --preset least-tlb
 
 run: sim-required all
 	$(SIM_BIN) $(RUN_ARGS)
+
+# The papers' headline comparisons (experiments/*.list): CSVs, latency CDFs
+# and, with gnuplot, charts in build/experiments (doc/results.md).
+experiments: sim-required $(SIM_BIN)
+	XLAT_SIM=$(SIM_BIN) experiments/run $(BUILD)/experiments
 
 # The ABI against the baseline abi/libxlat.abi (doc/abi.md; needs Debian's
 # abigail-tools): abi-check fails when a function or type of the baseline
