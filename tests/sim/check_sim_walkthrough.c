@@ -135,7 +135,8 @@ START_TEST(fbarre_figure_12)
     write_file("fig12.txt", "0 0 0 1 0x10000000000 R\n0 1 0 1 0x10000001000 R\n");
     logline l[4];
     ck_assert_int_eq(run_log("--preset fbarre --set system.gpus=2 --set system.cus=1 "
-                             "--set memory.map_chunk_pages=16 --mode functional --trace fig12.txt",
+                             "--set memory.map_chunk_pages=16 --set barre.interlv_gran=1 "
+                             "--mode functional --trace fig12.txt",
                              l, 4), 2);
     ck_assert_str_eq(l[0].outcome, "IOMMU_WALK");
     ck_assert_uint_eq(l[0].latency, 811);

@@ -97,6 +97,10 @@ static void barre(sim_config *c)
     mcm(c, XLAT_MCM_BASELINE);
     c->barre.enable = true;
     c->barre.placement = XLAT_BARRE_LASP;
+    /* open: LASP maps "a consecutive few pages" onto each chiplet (§IV-C);
+     * 4, the barre-objects workload's interlv. At 1 no two groups of a
+     * round are adjacent, and F-Barre's expansion (§V-B) merges nothing. */
+    c->barre.interlv_gran = 4;
 }
 
 /* §V-A and §V-C: F-Barre units per chiplet (their cuckoo filters, 9-bit

@@ -103,6 +103,10 @@ static void walk_common(sim_config *c, xlat_walk_sched sched)
     c->l2.latency = 10;       /* open: the authors' simulator's 10 cycles, 4 ports */
     c->l2.ports = 4;
     c->iommu.no_tlb = true;
+    /* open: the L2's outstanding misses. The 192-entry walk queue only
+     * fills, and the schedulers only differ, when the L2 can have that many
+     * walks out; with 16 MSHRs every walk would find a free walker. */
+    c->l2.mshrs = 16 + 192;
     c->iommu_walk.walkers = 16;
     c->iommu_walk.queue_entries = 192;
     c->iommu.buffer_entries = 16 + 192; /* the walks in service and the queue */
