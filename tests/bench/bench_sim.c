@@ -5,41 +5,20 @@
 #include <string.h>
 
 #include "bench.h"
-#include "run.h"
+#include "job.h"
 
-/* One run of `preset` for `requests`; the host seconds of sim_run(), or a
+/* One run of `preset` for `requests`; the host seconds of the run, or a
  * negative number when a step failed (printed). */
 static double sim_once(const char *preset, uint64_t requests, sim_result *res)
 {
-    sim_config cfg;
-    sim_error err = {{0}};
     sim_world w;
-    sim_source *src = NULL;
-    char n[32];
-    snprintf(n, sizeof(n), "%llu", (unsigned long long)requests);
-    if (sim_preset_apply(&cfg, preset, &err) != 0 ||
-        sim_config_set(&cfg, "run", "requests", n, "bench", &err) != 0)
-        goto fail;
-    sim_shape shape = {.gpus = cfg.system.gpus, .cus = cfg.system.cus, .pasids = cfg.run.pasids,
-                       .page_shift = cfg.mem.page_shift, .seed = cfg.run.seed,
-                       .requests = requests};
-    if (sim_workload_open(cfg.run.workload, &shape, &src, &err) != 0)
-        goto fail;
-    if (sim_world_build(&w, &cfg, &err) != 0)
-        goto fail;
-    sim_run_opts opts = {0};
-    int rc = sim_world_map_objects(&w, src->objects, src->nobjects, &err);
-    if (rc == 0)
-        rc = sim_run(&w, src, &opts, res, &err);
+    sim_error err = {{0}};
+    if (sim_run_preset(preset, NULL, requests, &w, res, &err) != 0) {
+        fprintf(stderr, "bench sim %s: %s\n", preset, err.msg);
+        return -1;
+    }
     sim_world_destroy(&w);
-    sim_source_close(src);
-    if (rc == 0)
-        return res->host_seconds;
-    src = NULL;
-fail:
-    sim_source_close(src);
-    fprintf(stderr, "bench sim %s: %s\n", preset, err.msg);
-    return -1;
+    return res->host_seconds;
 }
 
 void bench_sim(void)

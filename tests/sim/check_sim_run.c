@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "job.h"
 #include "report.h"
 #include "testutil.h"
 
@@ -18,27 +19,8 @@
 static void run_preset(const char *name, const char *const *sets, uint64_t requests,
                        sim_result *res, sim_world *w)
 {
-    sim_config cfg;
     sim_error err = {{0}};
-    ck_assert_msg(sim_preset_apply(&cfg, name, &err) == 0, "%s: %s", name, err.msg);
-    char n[32];
-    snprintf(n, sizeof(n), "%llu", (unsigned long long)requests);
-    ck_assert_int_eq(sim_config_set(&cfg, "run", "requests", n, "test", &err), 0);
-    for (; sets && *sets; sets++)
-        ck_assert_msg(sim_config_set_arg(&cfg, *sets, &err) == 0, "%s: %s", *sets, err.msg);
-    sim_shape shape = {.gpus = cfg.system.gpus, .cus = cfg.system.cus,
-                       .pasids = cfg.run.pasids ? cfg.run.pasids : 1,
-                       .page_shift = cfg.mem.page_shift, .seed = cfg.run.seed,
-                       .requests = requests};
-    sim_source *src;
-    ck_assert_msg(sim_workload_open(cfg.run.workload, &shape, &src, &err) == 0, "%s: %s: %s",
-                  name, cfg.run.workload, err.msg);
-    ck_assert_msg(sim_world_build(w, &cfg, &err) == 0, "%s: %s", name, err.msg);
-    ck_assert_msg(sim_world_map_objects(w, src->objects, src->nobjects, &err) == 0, "%s: %s",
-                  name, err.msg);
-    sim_run_opts opts = {0};
-    ck_assert_msg(sim_run(w, src, &opts, res, &err) == 0, "%s: %s", name, err.msg);
-    sim_source_close(src);
+    ck_assert_msg(sim_run_preset(name, sets, requests, w, res, &err) == 0, "%s: %s", name, err.msg);
 }
 
 START_TEST(every_preset_runs_its_workload)

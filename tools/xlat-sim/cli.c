@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "job.h"
 #include "report.h"
 
 /* One run: its configuration, world, result and summary. */
@@ -62,18 +63,10 @@ int sim_cli_config(const sim_cli *cli, size_t i, sim_config *cfg, sim_error *err
     return 0;
 }
 
-static sim_shape shape_of(const sim_config *cfg)
-{
-    return (sim_shape){.gpus = cfg->system.gpus, .cus = cfg->system.cus,
-                       .pasids = cfg->run.pasids ? cfg->run.pasids : 1,
-                       .page_shift = cfg->mem.page_shift, .seed = cfg->run.seed,
-                       .requests = cfg->run.requests};
-}
-
 /* The command line's --trace or --workload, else the configuration's. */
 static int open_source(const sim_cli *cli, const sim_config *cfg, sim_source **src, sim_error *err)
 {
-    sim_shape shape = shape_of(cfg);
+    sim_shape shape = sim_config_shape(cfg);
     const char *trace = cli->trace ? cli->trace
                       : !cli->workload && cfg->run.trace[0] ? cfg->run.trace : NULL;
     if (trace)
@@ -211,7 +204,7 @@ int sim_cli_convert(const sim_cli *cli)
 {
     sim_config cfg;
     sim_config_defaults(&cfg);
-    sim_shape shape = shape_of(&cfg);
+    sim_shape shape = sim_config_shape(&cfg);
     shape.gpus = 64;   /* a converter keeps every GPU and CU a trace names */
     shape.cus = 1024;
     sim_error err = {{0}};
