@@ -193,6 +193,17 @@ START_TEST(json_keys_are_the_golden_list)
 }
 END_TEST
 
+/* Presets of two papers, each with its own default workload: compare runs
+ * the first one's through both. */
+START_TEST(compare_runs_the_first_presets_workload)
+{
+    static char out[16384];
+    ck_assert_int_eq(run_cmd(SIM " compare --preset walk-fcfs --preset least-tlb --requests 500",
+                             out, sizeof(out)), 0);
+    ck_assert_ptr_nonnull(strstr(out, "xlat-sim compare: tenants:"));
+}
+END_TEST
+
 START_TEST(compare_prints_one_table_and_csv_rows)
 {
     char dir[] = "/tmp/xlat-sim-csv-XXXXXX", cmd[512], path[256];
@@ -230,5 +241,6 @@ Suite *sim_cli_suite(void)
                         (int)(sizeof(bad_lines) / sizeof(bad_lines[0])));
     tcase_add_test(tc, json_keys_are_the_golden_list);
     tcase_add_test(tc, compare_prints_one_table_and_csv_rows);
+    tcase_add_test(tc, compare_runs_the_first_presets_workload);
     return s;
 }

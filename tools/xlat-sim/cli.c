@@ -198,7 +198,25 @@ static int run_jobs(sim_cli *cli, size_t n, bool compare)
 
 int sim_cli_run(sim_cli *cli) { return run_jobs(cli, 1, false); }
 
-int sim_cli_compare(sim_cli *cli) { return run_jobs(cli, cli->npresets, true); }
+/* compare runs one workload through every preset: the command line's, else
+ * the first preset's (its configuration's trace or workload). */
+int sim_cli_compare(sim_cli *cli)
+{
+    static sim_config first;
+    sim_error err = {{0}};
+    if (!cli->trace && !cli->workload) {
+        if (sim_cli_config(cli, 0, &first, &err) != 0) {
+            fprintf(stderr, "xlat-sim: %s\n", err.msg);
+            sim_cli_free(cli);
+            return 2;
+        }
+        if (first.run.trace[0])
+            cli->trace = first.run.trace;
+        else
+            cli->workload = first.run.workload;
+    }
+    return run_jobs(cli, cli->npresets, true);
+}
 
 int sim_cli_convert(const sim_cli *cli)
 {
