@@ -71,14 +71,30 @@ static void log_answer(runner *r, const sim_rec *rec, const xlat_resp *resp, con
                 (unsigned long long)latency);
 }
 
+/* A bar when the run's length is known (--requests, a workload's count),
+ * else the count; redrawn at most twice a second, so only a long run
+ * shows one. */
 static void progress(runner *r)
 {
     double t = seconds_now();
     if (t - r->last_progress < 0.5)
         return;
     r->last_progress = t;
-    fprintf(stderr, "\rxlat-sim: %llu requests done, cycle %llu  ",
-            (unsigned long long)r->completed, (unsigned long long)xlat_now(r->w->ctx));
+    uint64_t total = r->w->cfg.run.requests ? r->w->cfg.run.requests : r->src->expected;
+    if (total) {
+        char bar[41];
+        uint64_t done = r->completed < total ? r->completed : total;
+        size_t filled = (size_t)(done * 40 / total);
+        memset(bar, '#', filled);
+        memset(bar + filled, '.', 40 - filled);
+        bar[40] = '\0';
+        fprintf(stderr, "\rxlat-sim [%s] %3u%% %llu/%llu requests, cycle %llu ", bar,
+                (unsigned)(done * 100 / total), (unsigned long long)done,
+                (unsigned long long)total, (unsigned long long)xlat_now(r->w->ctx));
+    } else {
+        fprintf(stderr, "\rxlat-sim: %llu requests done, cycle %llu ",
+                (unsigned long long)r->completed, (unsigned long long)xlat_now(r->w->ctx));
+    }
 }
 
 void sim_runner_answered(runner *r, sim_rec *rec, const xlat_resp *resp)
@@ -207,7 +223,7 @@ int sim_run(sim_world *w, sim_source *src, const sim_run_opts *opts, sim_result 
     res->host_seconds = seconds_now() - t0;
     res->pages_mapped = w->pages_mapped;
     if (opts->progress && r.last_progress > 0)
-        fprintf(stderr, "\r%60s\r", "");
+        fprintf(stderr, "\r%100s\r", "");
     sim_result_finish(res);
     sim_runner_free(&r);
     return rc;

@@ -163,7 +163,8 @@ struct sim_source {
     bool timed;                 /* requests carry their cycle */
     const sim_object *objects;  /* allocations to map first (may be NULL) */
     size_t nobjects;
-    char name[128];             /* "workload random:footprint=..." or the file name */
+    char name[128];             /* "random:footprint=..." or the file name */
+    uint64_t expected;          /* requests it will give, when known (0: unknown) */
 };
 
 static inline int sim_source_next(sim_source *s, sim_request *out, sim_error *err)

@@ -305,7 +305,8 @@ int sim_workload_open(const char *spec, const sim_shape *shape, sim_source **out
     w->shape = *shape;
     if (!w->shape.requests)
         w->shape.requests = WL_DEFAULT_REQUESTS;
-    w->src = (sim_source){.next = wl_next, .close = wl_close, .timed = false};
+    w->src = (sim_source){.next = wl_next, .close = wl_close, .timed = false,
+                          .expected = w->shape.requests};
     if (setup(w, colon ? colon + 1 : NULL, err)) {
         wl_close(&w->src);
         return -1;
