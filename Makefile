@@ -121,7 +121,7 @@ TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_EXAMPLES='"$(CURDIR)/$(BUILD)/examples"' \
              -DXLAT_TEST_SIM='"$(CURDIR)/$(SIM_BIN)"'
 
-.PHONY: all check check-long run bench docs install uninstall clean sanitize distclean \
+.PHONY: all check check-long run bench bench-instr docs install uninstall clean sanitize distclean \
         abi-check abi-update experiments
 
 # The CMake package (find_package(libxlat)), written from cmake/*.in.
@@ -234,8 +234,19 @@ abi-check: $(SHARED)
 abi-update: $(SHARED)
 	abi/check --update
 
+# A whole `make bench` ends with the instructions per operation of the
+# kernels (bench-instr) when valgrind is installed.
 bench: sim-required $(BENCH_BIN)
 	$(BENCH_BIN) $(BENCH)
+	@if [ -n "$(BENCH)" ]; then :; elif command -v valgrind >/dev/null 2>&1; then \
+	    printf '\n-- instructions per operation (callgrind, the measured loop only) --\n'; \
+	    tests/bench/instr $(BENCH_BIN); \
+	else echo "(no instructions per operation: make bench-instr needs valgrind)"; fi
+
+# Operations per host second beside callgrind's instructions per operation
+# for the kernels of `bench_xlat --kernel` (KERNELS=... for some of them).
+bench-instr: sim-required $(BENCH_BIN)
+	tests/bench/instr $(BENCH_BIN) $(KERNELS)
 
 sanitize:
 	$(MAKE) BUILD=build/san OUT=build/san/lib CFLAGS="-O1 -g -fno-omit-frame-pointer" \

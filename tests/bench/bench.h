@@ -53,6 +53,18 @@ static inline uint64_t bench_rand(uint64_t *state)
 int bench_mapped_table(xlat_ctx **ctx, xlat_physmem **mem, xlat_pagetable **pt, uint64_t pages,
                        uint64_t base);
 
+/* Runs loop(arg, n) and returns its host seconds. Every measured loop goes
+ * through here: `make bench-instr` has callgrind count the instructions
+ * inside this function only (--toggle-collect), not the set-up around it. */
+double bench_kernel_ops(void (*loop)(void *arg, uint64_t n), void *arg, uint64_t n);
+
+/* The kernels of `bench_xlat --kernel NAME N` (tests/bench/bench_instr.c):
+ * each builds its rig, times `n` operations through bench_kernel_ops and
+ * returns the seconds, or -1 when it cannot run. */
+double bench_timed_kernel(uint64_t pages, uint64_t n);
+double bench_reference_kernel(const char *workload, uint64_t n);
+int bench_kernel_main(int argc, char **argv);
+
 /* A sink the compiler cannot remove. */
 extern volatile uint64_t bench_sink;
 

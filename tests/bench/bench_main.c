@@ -3,6 +3,7 @@
  *   bench_xlat                 every group
  *   bench_xlat NAME...         only the named groups (e.g. reference gmmu),
  *                              to compare two builds on the rows in question
+ *   bench_xlat --kernel K N    one measured loop (tests/bench/bench_instr.c)
  */
 #include <string.h>
 
@@ -41,6 +42,8 @@ static void usage(FILE *to)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--kernel") == 0)
+        return bench_kernel_main(argc, argv);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);

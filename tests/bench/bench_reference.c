@@ -5,6 +5,8 @@
  * (levels 5, 4, 3, 2) -> memory answering every read in 100 cycles. One
  * address space, 4 KiB pages, at most 8 translations outstanding.
  */
+#include <string.h>
+
 #include "bench.h"
 
 #define OUTSTANDING 8
@@ -133,36 +135,86 @@ static void report(const ref *r, const char *name, double seconds, uint64_t chec
            (unsigned long long)ws.reads, (unsigned long long)checksum);
 }
 
-static void run(const char *name, uint64_t n, uint64_t expect)
+typedef struct ref_load {
+    ref *r;
+    uint64_t pages;
+    uint64_t checksum;
+} ref_load;
+
+/* Sends `n` requests, at most OUTSTANDING in flight, and waits for the last. */
+static void send_all(void *arg, uint64_t n)
 {
-    ref r = {0};
-    if (build(&r, n) != 0) {
-        fprintf(stderr, "bench reference %s: %s\n", name, xlat_ctx_errmsg(r.ctx));
-        destroy(&r);
-        return;
-    }
-    uint64_t state = 0x5EED, checksum = 0, sent = 0, idx = next_idx(&state, n);
-    double t0 = bench_seconds();
-    while (sent < REQUESTS) {
+    ref_load *load = arg;
+    ref *r = load->r;
+    uint64_t state = 0x5EED, sent = 0, idx = next_idx(&state, load->pages);
+    while (sent < n) {
         xlat_req req = {.id = sent, .pasid = 1, .vaddr = BASE_VA + 4096 * idx};
-        if (r.outstanding < OUTSTANDING && xlat_tlb_translate(r.l1, &req, on_done, &r) == XLAT_OK) {
-            checksum = checksum * 31 + idx;
-            r.outstanding++;
-            if (++sent < REQUESTS)
-                idx = next_idx(&state, n);
+        if (r->outstanding < OUTSTANDING && xlat_tlb_translate(r->l1, &req, on_done, r) == XLAT_OK) {
+            load->checksum = load->checksum * 31 + idx;
+            r->outstanding++;
+            if (++sent < n)
+                idx = next_idx(&state, load->pages);
             continue;
         }
-        if (r.outstanding < OUTSTANDING)
-            xlat_tick(r.ctx); /* the L1 port is taken this cycle */
+        if (r->outstanding < OUTSTANDING)
+            xlat_tick(r->ctx); /* the L1 port is taken this cycle */
         else /* all 8 in flight: skip to the next thing that happens */
-            xlat_advance(r.ctx, xlat_next_event(r.ctx) - xlat_now(r.ctx));
+            xlat_advance(r->ctx, xlat_next_event(r->ctx) - xlat_now(r->ctx));
     }
-    while (r.outstanding)
-        xlat_advance(r.ctx, xlat_next_event(r.ctx) - xlat_now(r.ctx));
-    report(&r, name, bench_seconds() - t0, checksum);
-    if (checksum != expect)
-        printf("reference %s: WORKLOAD CHECKSUM MISMATCH (expected %llu)\n", name,
-               (unsigned long long)expect);
+    while (r->outstanding)
+        xlat_advance(r->ctx, xlat_next_event(r->ctx) - xlat_now(r->ctx));
+}
+
+/* The footprint of each workload, in pages. */
+static const struct {
+    const char *name;
+    uint64_t pages;
+    uint64_t checksum; /* of the first REQUESTS requests */
+} workloads[] = {
+    {"hot", 48, 6384284099268454351ull},
+    {"stlb", 1024, 3258672654187949947ull},
+    {"random", 262144, 1637027414539993970ull},
+};
+
+/* Times `n` requests of workload `w` on a new hierarchy (NULL r->ctx and a
+ * message on stderr when it cannot be built). */
+static double measure(ref *r, unsigned w, uint64_t n, uint64_t *checksum)
+{
+    if (build(r, workloads[w].pages) != 0) {
+        fprintf(stderr, "bench reference %s: %s\n", workloads[w].name, xlat_ctx_errmsg(r->ctx));
+        return -1;
+    }
+    ref_load load = {r, workloads[w].pages, 0};
+    double dt = bench_kernel_ops(send_all, &load, n);
+    *checksum = load.checksum;
+    return dt;
+}
+
+double bench_reference_kernel(const char *workload, uint64_t n)
+{
+    for (unsigned w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++) {
+        if (strcmp(workload, workloads[w].name) != 0)
+            continue;
+        ref r = {0};
+        uint64_t checksum;
+        double dt = measure(&r, w, n, &checksum);
+        destroy(&r);
+        return dt;
+    }
+    return -1;
+}
+
+static void run(unsigned w)
+{
+    ref r = {0};
+    uint64_t checksum = 0;
+    double dt = measure(&r, w, REQUESTS, &checksum);
+    if (dt >= 0) {
+        report(&r, workloads[w].name, dt, checksum);
+        if (checksum != workloads[w].checksum)
+            printf("reference %s: WORKLOAD CHECKSUM MISMATCH (expected %llu)\n",
+                   workloads[w].name, (unsigned long long)workloads[w].checksum);
+    }
     destroy(&r);
 }
 
@@ -170,7 +222,6 @@ void bench_reference(void)
 {
     printf("\n-- reference hierarchy: L1 64 (16x4) -> L2 1536 (128x12) -> 8 walkers, 5-level, "
            "PWC 2/4/8/32 -> 100-cycle memory; 8 outstanding, 1M requests --\n");
-    run("hot", 48, 6384284099268454351ull);
-    run("stlb", 1024, 3258672654187949947ull);
-    run("random", 262144, 1637027414539993970ull);
+    for (unsigned w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++)
+        run(w);
 }

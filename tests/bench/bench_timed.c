@@ -51,30 +51,62 @@ static void destroy(rig *r)
     xlat_ctx_destroy(r->ctx);
 }
 
-/* Sends requests over `pages` pages, as many per cycle as L1 accepts. */
+/* Warms both levels with every page, then clears L1's counters. */
+static void warm(rig *r, uint64_t pages)
+{
+    for (uint64_t p = 0; p < pages; p++) {
+        xlat_req req = {.id = p, .vaddr = p << 12, .pasid = 1};
+        while (xlat_tlb_translate(r->l1, &req, on_done, r) != XLAT_OK)
+            xlat_tick(r->ctx);
+    }
+    xlat_advance(r->ctx, 1000);
+    xlat_tlb_stats_reset(r->l1);
+    r->done = 0;
+}
+
+typedef struct timed_load {
+    rig *r;
+    uint64_t pages;
+} timed_load;
+
+/* Sends `n` requests over the load's pages, as many per cycle as L1
+ * accepts, and lets the last ones finish. */
+static void send_all(void *arg, uint64_t n)
+{
+    timed_load *load = arg;
+    rig *r = load->r;
+    uint64_t state = 3, sent = 0;
+    while (sent < n) {
+        xlat_req req = {.id = sent, .vaddr = (bench_rand(&state) % load->pages) << 12, .pasid = 1};
+        if (xlat_tlb_translate(r->l1, &req, on_done, r) == XLAT_OK)
+            sent++;
+        else
+            xlat_tick(r->ctx);
+    }
+    xlat_advance(r->ctx, 1000);
+}
+
+/* Builds the rig, warms it and times `n` requests over `pages` pages. */
+static double measure(rig *r, uint64_t pages, uint64_t n)
+{
+    build(r);
+    warm(r, pages);
+    timed_load load = {r, pages};
+    return bench_kernel_ops(send_all, &load, n);
+}
+
+double bench_timed_kernel(uint64_t pages, uint64_t n)
+{
+    rig r = {0};
+    double dt = measure(&r, pages, n);
+    destroy(&r);
+    return dt;
+}
+
 static void run(const char *label, uint64_t pages, uint64_t n)
 {
     rig r = {0};
-    build(&r);
-    uint64_t state = 3, sent = 0;
-    for (uint64_t p = 0; p < pages; p++) { /* warm both levels */
-        xlat_req req = {.id = p, .vaddr = p << 12, .pasid = 1};
-        while (xlat_tlb_translate(r.l1, &req, on_done, &r) != XLAT_OK)
-            xlat_tick(r.ctx);
-    }
-    xlat_advance(r.ctx, 1000);
-    xlat_tlb_stats_reset(r.l1);
-    r.done = 0;
-    double t0 = bench_seconds();
-    while (sent < n) {
-        xlat_req req = {.id = sent, .vaddr = (bench_rand(&state) % pages) << 12, .pasid = 1};
-        if (xlat_tlb_translate(r.l1, &req, on_done, &r) == XLAT_OK)
-            sent++;
-        else
-            xlat_tick(r.ctx);
-    }
-    xlat_advance(r.ctx, 1000);
-    double dt = bench_seconds() - t0;
+    double dt = measure(&r, pages, n);
     xlat_tlb_stats s;
     xlat_tlb_stats_get(r.l1, &s, sizeof(s));
     char note[96];
