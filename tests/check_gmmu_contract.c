@@ -329,8 +329,8 @@ static void retry_on_room(void *arg)
 }
 
 /* A GMMU of one record: the second request is refused through the cheap
- * path (the message assembled once, kept while the same refusal repeats,
- * as the timed TLB's), waits through TEST_TARGET(gmmu, )'s wait hook, is
+ * path (nothing formatted: the refusal keeps its parts, and the message is
+ * joined when xlat_ctx_errmsg() asks, as the timed TLB's), waits through TEST_TARGET(gmmu, )'s wait hook, is
  * woken in the cycle the first answer frees the record, and is accepted. */
 START_TEST(wait_hook_wakes_at_the_free)
 {
@@ -348,7 +348,8 @@ START_TEST(wait_hook_wakes_at_the_free)
     ck_assert_str_eq(xlat_ctx_errmsg(gf.ctx), "gmmu gpu0.gmmu: max_outstanding requests in flight");
     gf.ctx->errmsg[0] = '\0';
     ck_assert_int_eq(xlat_gmmu_translate(gf.g, &req, gf_on_done, NULL), XLAT_ERR_AGAIN);
-    ck_assert_str_eq(xlat_ctx_errmsg(gf.ctx), ""); /* the same refusal: nothing formatted */
+    ck_assert_str_eq(gf.ctx->errmsg, ""); /* the refusal itself formatted nothing */
+    ck_assert_str_eq(xlat_ctx_errmsg(gf.ctx), "gmmu gpu0.gmmu: max_outstanding requests in flight");
     xlat_target t = TEST_TARGET(gmmu, gf.g);
     ck_assert_ptr_nonnull(t.wait);
     ck_assert_int_eq(t.wait(t.unit, retry_on_room, NULL), XLAT_OK);

@@ -190,6 +190,25 @@ START_TEST(mshr_merge_answers_in_same_cycle)
 }
 END_TEST
 
+/* A refusal's message is joined only when asked, from parts that include
+ * the unit's name: a unit destroyed after refusing leaves the message whole,
+ * and a later error replaces it. */
+START_TEST(refusal_message_outlives_the_unit)
+{
+    xlat_tlb *t = timed_tlb("short-lived", 16, 16, 1, 1, 1);
+    ck_assert_int_eq(xlat_tlb_set_next(t, NULL), XLAT_OK);
+    xlat_req r1 = {.id = 1, .vaddr = 0x1000, .pasid = 1};
+    xlat_req r2 = {.id = 2, .vaddr = 0x2000, .pasid = 1};
+    ck_assert_int_eq(xlat_tlb_translate(t, &r1, on_done, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_translate(t, &r2, on_done, NULL), XLAT_ERR_AGAIN);
+    run_until(xlat_now(h.ctx) + 10); /* the miss is answered: there is no next level */
+    ck_assert_int_eq(xlat_tlb_destroy(t), XLAT_OK);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "tlb short-lived: every port is used this cycle");
+    ck_assert_int_eq(xlat_tlb_translate(h.l1, NULL, on_done, NULL), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "xlat_tlb_translate: NULL req");
+}
+END_TEST
+
 START_TEST(refusals_take_nothing)
 {
     teardown();
@@ -581,6 +600,7 @@ Suite *tlb_timed_suite(void)
     tcase_add_test(tc, resolver_is_a_unit_id);
     tcase_add_test(tc, mshr_merge_answers_in_same_cycle);
     tcase_add_test(tc, refusals_take_nothing);
+    tcase_add_test(tc, refusal_message_outlives_the_unit);
     tcase_add_test(tc, downstream_refusal_is_retried);
     tcase_add_test(tc, permission_fault);
     tcase_add_test(tc, translation_fault_is_not_filled);

@@ -91,9 +91,18 @@ void xlat_ctx_destroy(xlat_ctx *ctx)
     a.free(a.user, ctx, sizeof(*ctx));
 }
 
+static void busy_message(xlat_ctx *ctx);
+
 const char *xlat_ctx_errmsg(const xlat_ctx *ctx)
 {
-    return ctx ? ctx->errmsg : "invalid context";
+    if (!ctx)
+        return "invalid context";
+    /* The last refusal's message is joined on demand (xlat__busy): the
+     * context is the caller's own, allocated writable, so the const is the
+     * promise that nothing the caller can see changes, which holds. */
+    if (ctx->busy_pending)
+        busy_message((xlat_ctx *)ctx);
+    return ctx->errmsg;
 }
 
 uint64_t xlat_now(const xlat_ctx *ctx) { return ctx ? ctx->now : 0; }
@@ -156,7 +165,7 @@ int xlat__fail(xlat_ctx *ctx, int rc, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     memcpy(ctx->errmsg, msg, sizeof(msg));
-    ctx->busy_name = NULL;
+    ctx->busy_pending = false;
     return rc;
 }
 
@@ -249,27 +258,21 @@ static void append(xlat_ctx *ctx, size_t *at, const char *s)
     ctx->errmsg[*at] = 0;
 }
 
-int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why)
+/* Joins the pending refusal's parts into errmsg. */
+static void busy_message(xlat_ctx *ctx)
 {
-    /* A busy unit refuses the same way many times in a row: the message is
-     * already there. (The pointers are the key: kind and why are literals,
-     * and a unit forgets its name here when it is destroyed.) */
-    if (ctx->busy_name == name && ctx->busy_kind == kind && ctx->busy_why == why)
-        return XLAT_ERR_AGAIN;
-    ctx->busy_kind = kind;
-    ctx->busy_name = name;
-    ctx->busy_why = why;
     size_t at = 0;
-    append(ctx, &at, kind);
+    append(ctx, &at, ctx->busy_kind);
     append(ctx, &at, " ");
-    append(ctx, &at, name);
+    append(ctx, &at, ctx->busy_name);
     append(ctx, &at, ": ");
-    append(ctx, &at, why);
-    return XLAT_ERR_AGAIN;
+    append(ctx, &at, ctx->busy_why);
+    ctx->busy_pending = false;
 }
 
 void xlat__busy_forget(xlat_ctx *ctx, const char *name)
 {
-    if (ctx->busy_name == name)
-        ctx->busy_name = NULL;
+    /* The message keeps the name it was refused under. */
+    if (ctx->busy_pending && ctx->busy_name == name)
+        busy_message(ctx);
 }

@@ -29,8 +29,10 @@ struct xlat_ctx {
     const struct xlat__reg *adopter; /* owner of the units created now (registry.h) */
     struct xlat_wheel wheel;
     char errmsg[XLAT_ERRMSG_LEN];
-    /* What the last refusal's message was made of (see xlat__busy). */
+    /* The last refusal, kept as its parts until xlat_ctx_errmsg() asks for
+     * it (see xlat__busy); errmsg holds it once busy_pending is clear. */
     const char *busy_kind, *busy_name, *busy_why;
+    bool busy_pending;
 };
 
 /* Zeroed memory of `size` bytes, aligned to 64 bytes; NULL on failure. */
@@ -145,9 +147,18 @@ void xlat__cancel_events(xlat_ctx *ctx,
 
 
 /* Back-pressure (XLAT_ERR_AGAIN) is routine flow control, refused and
- * retried many times a cycle in a busy system: its message "<kind> <name>:
- * <why>" is assembled by plain copies, without formatting. */
-int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why);
+ * retried many times a cycle in a busy system, and its message is rarely
+ * read: a refusal keeps the three parts of "<kind> <name>: <why>", which
+ * xlat_ctx_errmsg() joins when asked. `kind` and `why` are literals; a unit
+ * calls xlat__busy_forget() before its name is freed. */
+static inline int xlat__busy(xlat_ctx *ctx, const char *kind, const char *name, const char *why)
+{
+    ctx->busy_kind = kind;
+    ctx->busy_name = name;
+    ctx->busy_why = why;
+    ctx->busy_pending = true;
+    return XLAT_ERR_AGAIN;
+}
 /* A unit whose name is about to be freed: a later refusal must not take
  * another name at the same address for its own. */
 void xlat__busy_forget(xlat_ctx *ctx, const char *name);

@@ -123,6 +123,12 @@ static inline struct tlb_way *xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t 
 /* A hit on way `w`: the replacement policy hears of it. */
 static inline void xlat__tlb_touch(xlat_tlb *t, const struct tlb_way *w)
 {
+    /* LRU, the default, keeps one stamp per way in way order: the stamp's
+     * index is the way's, with neither the set nor a call to find. */
+    if (t->repl == &xlat__repl_lru) {
+        t->repl_state[w - t->way] = ++t->clock;
+        return;
+    }
     /* The set from the vpn, not from the way's index: no division on the
      * hit path. */
     uint32_t set = xlat__tlb_set_of(t, w->vpn);

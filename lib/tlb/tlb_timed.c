@@ -279,6 +279,29 @@ static void make_resp(xlat_resp *r, const xlat_req *req, uint64_t issued,
         xlat__resp_translate(r, e, req->vaddr, req->access);
 }
 
+/* The answer to hit `h`, from the way as it was when the hit was accepted:
+ * the one answer every hit makes, so each field is set once, from the way
+ * itself, without zeroing the answer or going through an entry first. */
+static void hit_resp(xlat_resp *r, const struct tlb_hit *h, uint32_t resolver)
+{
+    const struct tlb_way *w = &h->way;
+    uint8_t need = xlat__access_perm(h->req.access);
+    r->id = h->req.id;
+    r->vaddr = h->req.vaddr;
+    r->pasid = h->req.pasid;
+    r->status = (w->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
+    r->pfn = w->pfn;
+    r->paddr = (w->pfn << w->page_shift) | (h->req.vaddr & ((1ull << w->page_shift) - 1));
+    r->page_shift = w->page_shift;
+    r->perm = w->perm;
+    r->meta = (xlat_meta){.object_id = w->object_id, .home_gpu = w->home_gpu,
+                          .coal_info = w->coal_info, .spill_credit = w->spill_credit,
+                          .spilled = w->spilled};
+    r->issued = h->issued;
+    r->completed = 0; /* send_answer's */
+    r->resolver = resolver;
+}
+
 /* Counts and sends answer `r` (its record already released, so the
  * callback may send new requests). */
 static void send_answer(xlat_tlb *t, xlat_done_fn done, void *user, xlat_resp *r)
@@ -412,10 +435,8 @@ static void answer_oldest_hit(xlat_tlb *t)
         stale_hit(t, &stale);
         return;
     }
-    xlat_tlb_entry e;
     xlat_resp r;
-    xlat__tlb_way_to_entry(&h->way, &e);
-    make_resp(&r, &h->req, h->issued, &e, XLAT_OK, t->reg.id);
+    hit_resp(&r, h, t->reg.id);
     xlat_done_fn done = h->done;
     void *user = h->user;
     pop_hit(tm);
