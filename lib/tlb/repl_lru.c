@@ -11,10 +11,16 @@ void xlat__repl_stamp(xlat_tlb *t, uint64_t *state, uint32_t way)
 
 uint32_t xlat__repl_stamp_victim(xlat_tlb *t, const uint64_t *state)
 {
+    /* The oldest stamp is carried in a register: comparing with
+     * state[victim] made every step wait for a load that depended on the
+     * step before. The first of equal stamps wins, as before. */
     uint32_t victim = 0;
-    for (uint32_t w = 1; w < t->ways; w++)
-        if (state[w] < state[victim])
-            victim = w;
+    uint64_t oldest = state[0];
+    for (uint32_t w = 1; w < t->ways; w++) {
+        bool older = state[w] < oldest;
+        victim = older ? w : victim;
+        oldest = older ? state[w] : oldest;
+    }
     return victim;
 }
 

@@ -116,22 +116,21 @@ static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
     return slot;
 }
 
-/* One pass over `set`: the way that holds e's page, or `ways` when none
- * does, with the lowest invalid way (or `ways`: the set is full) in
- * *free_slot. An invalid way never matches (its page_shift is 0). */
+/* The way of `set` that holds e's page, or `ways` when none does, with the
+ * lowest invalid way (or `ways`: the set is full) in *free_slot. A TLB
+ * that is full everywhere, as one is soon after it warms up, looks for no
+ * invalid way. An invalid way never matches (its page_shift is 0). */
 static uint32_t scan_set(const xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set,
                          uint32_t *free_slot)
 {
-    const struct tlb_way *base = t->way + (size_t)set * t->ways;
-    uint32_t free = t->ways;
-    for (uint32_t i = 0; i < t->ways; i++) {
-        const struct tlb_way *w = &base[i];
-        if (w->page_shift == e->page_shift && w->vpn == e->vpn && w->pasid == e->pasid)
-            return i;
-        if (w->page_shift == 0 && free == t->ways)
-            free = i;
-    }
-    *free_slot = free;
+    const struct tlb_way *base = t->way + (size_t)set * t->ways, *end = base + t->ways;
+    /* The vpn first: it is what tells ways apart, so most ways cost one
+     * compare. */
+    for (const struct tlb_way *w = base; w != end; w++)
+        if (w->vpn == e->vpn && w->page_shift == e->page_shift && w->pasid == e->pasid)
+            return (uint32_t)(w - base);
+    bool full = t->count == (size_t)t->sets * t->ways;
+    *free_slot = full ? t->ways : free_way(t->way, t->ways, set);
     return t->ways;
 }
 

@@ -3,6 +3,7 @@
 #ifndef XLAT_BENCH_H
 #define XLAT_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +63,7 @@ double bench_kernel_ops(void (*loop)(void *arg, uint64_t n), void *arg, uint64_t
  * each builds its rig, times `n` operations through bench_kernel_ops and
  * returns the seconds, or -1 when it cannot run. */
 double bench_timed_kernel(uint64_t pages, uint64_t n);
+double bench_fa_kernel(bool scan, uint64_t n);
 double bench_reference_kernel(const char *workload, uint64_t n);
 int bench_kernel_main(int argc, char **argv);
 

@@ -58,6 +58,8 @@ static double run_kernel(const char *name, uint64_t n)
 {
     if (strcmp(name, "cuckoo-lookup") == 0)
         return cuckoo_kernel(n);
+    if (strcmp(name, "fa-lookup") == 0 || strcmp(name, "fa-scan") == 0)
+        return bench_fa_kernel(name[3] == 's', n);
     if (strcmp(name, "l1-hit") == 0)
         return bench_timed_kernel(16, n);
     if (strncmp(name, "reference-", 10) == 0)
@@ -76,8 +78,8 @@ int bench_kernel_main(int argc, char **argv)
     }
     double dt = run_kernel(argv[2], n);
     if (dt < 0) {
-        fprintf(stderr, "bench_xlat: no kernel '%s' (cuckoo-lookup, l1-hit, reference-hot,"
-                        " reference-stlb, reference-random), or it failed\n", argv[2]);
+        fprintf(stderr, "bench_xlat: no kernel '%s' (cuckoo-lookup, fa-lookup, fa-scan,"
+                        " l1-hit, reference-hot, reference-stlb, reference-random), or it failed\n", argv[2]);
         return 1;
     }
     printf("%s %llu %.6f %.0f\n", argv[2], n, dt, dt > 0 ? (double)n / dt : 0.0);
