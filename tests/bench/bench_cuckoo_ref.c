@@ -7,8 +7,8 @@
  *
  * The comparison is kept fair:
  * - xlat_cuckoo_contains() is an out-of-line library call, so the
- *   reference lookup and insert are noinline functions that take their
- *   table by pointer, called from the same loop shape;
+ *   reference lookup and insert are out-of-line functions (REF_CALL) that
+ *   take their table by pointer, called from the same loop shape;
  * - both see the same keys in the same order;
  * - rounds interleave (reference, libxlat, reference, ...), and what is
  *   reported is each one's median time and the median of the per-round
@@ -29,6 +29,15 @@
 #define REF_LOOKUPS (1u << 22) /* per round: long enough to time, short at 32 M */
 #define REF_LOW UINT64_C(0x001001001001)   /* bit 0 of each 12-bit lane */
 #define REF_HIGH UINT64_C(0x800800800800)  /* bit 11 of each lane */
+
+/* Out of line like a library call, and taking the filter by pointer as
+ * libxlat does: gcc's noipa also stops it from passing the table and mask
+ * in registers instead (a clone no library call can have). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define REF_CALL __attribute__((noinline, noipa))
+#else
+#define REF_CALL __attribute__((noinline))
+#endif
 
 typedef struct ref_filter {
     uint8_t *table; /* buckets × 6 bytes, then 2 spare bytes for the last 8-byte load */
@@ -76,7 +85,7 @@ static inline uint64_t ref_zero_lanes(uint64_t w)
     return (w - REF_LOW) & ~w & REF_HIGH;
 }
 
-__attribute__((noinline)) static bool ref_contains(const ref_filter *r, uint64_t key)
+REF_CALL static bool ref_contains(const ref_filter *r, uint64_t key)
 {
     uint64_t h = ref_mix(key);
     uint64_t i1 = h & r->mask, fp = ref_fingerprint(h);
@@ -98,7 +107,7 @@ static inline bool ref_put(ref_filter *r, uint64_t i, uint64_t fp)
 
 /* Fan et al.'s Algorithm 1; a failure drops the last victim (the filter
  * here is never filled past 95%, where none fails). */
-__attribute__((noinline)) static bool ref_insert(ref_filter *r, uint64_t key)
+REF_CALL static bool ref_insert(ref_filter *r, uint64_t key)
 {
     uint64_t h = ref_mix(key);
     uint64_t i = h & r->mask, fp = ref_fingerprint(h);
