@@ -104,30 +104,37 @@ CF_INLINE uint64_t lanes_low(unsigned F)
     return 1 | UINT64_C(1) << F | UINT64_C(1) << 2 * F | UINT64_C(1) << 3 * F;
 }
 
-/* First bit of bucket `i`: buckets are 4F bits, packed as in the generic
- * shape, so a bucket starts at a byte, or (F = 9) half-way into one. */
-CF_INLINE uint64_t word_bit(uint64_t i, unsigned F) { return i * WORD_SLOTS * F; }
+/* Buckets are 4F bits, packed as in the generic shape: bucket `i` starts
+ * at a byte when F is even, and half-way into one (F = 9) for odd i. */
+CF_INLINE uint64_t word_byte(uint64_t i, unsigned F)
+{
+    return F % 2 ? i * WORD_SLOTS * F / 8 : i * (WORD_SLOTS * F / 8);
+}
 
-/* The 8 bytes from the byte holding `bit`; the table is little-endian
- * words (cuckoo_shapes.c picks the generic shape on other hosts). */
-CF_INLINE uint64_t word_load(const xlat_cuckoo *cf, uint64_t bit)
+CF_INLINE unsigned word_shift(uint64_t i, unsigned F)
+{
+    return F % 2 ? (unsigned)(i * WORD_SLOTS * F % 8) : 0;
+}
+
+/* The 8 bytes from `byte` on; the table is little-endian words
+ * (cuckoo_shapes.c picks the generic shape on other hosts). */
+CF_INLINE uint64_t word_load(const xlat_cuckoo *cf, uint64_t byte)
 {
     uint64_t w;
-    memcpy(&w, (const unsigned char *)cf->table + (bit >> 3), sizeof(w));
+    memcpy(&w, (const unsigned char *)cf->table + byte, sizeof(w));
     return w;
 }
 
-CF_INLINE void word_store(xlat_cuckoo *cf, uint64_t bit, uint64_t w)
+CF_INLINE void word_store(xlat_cuckoo *cf, uint64_t byte, uint64_t w)
 {
-    memcpy((unsigned char *)cf->table + (bit >> 3), &w, sizeof(w));
+    memcpy((unsigned char *)cf->table + byte, &w, sizeof(w));
 }
 
 /* Bucket `i` in the low 4F bits; the bits above belong to the next
  * bucket, and the lane test below never lets them reach a lane. */
 CF_INLINE uint64_t word_bucket(const xlat_cuckoo *cf, uint64_t i, unsigned F)
 {
-    uint64_t bit = word_bit(i, F);
-    return word_load(cf, bit) >> (bit & 7);
+    return word_load(cf, word_byte(i, F)) >> word_shift(i, F);
 }
 
 /* Nonzero exactly when one of the four lanes of `x` is 0, and then its
@@ -172,11 +179,11 @@ CF_INLINE uint32_t slot_get(const xlat_cuckoo *cf, uint64_t bucket, uint32_t slo
 CF_INLINE void slot_set(xlat_cuckoo *cf, uint64_t bucket, uint32_t slot, uint32_t fp, unsigned F)
 {
     if (F) {
-        uint64_t bit = word_bit(bucket, F);
-        unsigned off = (unsigned)(bit & 7) + slot * F;
+        uint64_t byte = word_byte(bucket, F);
+        unsigned off = word_shift(bucket, F) + slot * F;
         uint64_t m = (UINT64_C(1) << F) - 1;
-        uint64_t w = word_load(cf, bit);
-        word_store(cf, bit, (w & ~(m << off)) | (uint64_t)fp << off);
+        uint64_t w = word_load(cf, byte);
+        word_store(cf, byte, (w & ~(m << off)) | (uint64_t)fp << off);
         return;
     }
     packed_set(cf, packed_bit(cf, bucket, slot), fp);
