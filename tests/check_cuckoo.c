@@ -624,6 +624,151 @@ START_TEST(test_clear)
 }
 END_TEST
 
+/* ---- every shape against a plain reference set ------------------------- */
+
+/* Copies of keys 0 .. SHAPE_KEYS - 1 the filter should hold, kept by a
+ * plain array beside it. */
+#define SHAPE_KEYS 300
+#define SHAPE_SPARE_FIRST 1000 /* keys inserted to reach FULL */
+
+typedef struct ref_set {
+    uint8_t copies[SHAPE_SPARE_FIRST + 4096];
+    size_t total;
+} ref_set;
+
+/* Keys the reference holds at least once that the filter does not find. */
+static uint32_t false_negatives(const xlat_cuckoo *cf, const ref_set *ref)
+{
+    uint32_t missing = 0;
+    for (uint64_t k = 0; k < sizeof(ref->copies); k++)
+        missing += ref->copies[k] && !xlat_cuckoo_contains(cf, k);
+    return missing;
+}
+
+/* insert(), held to the reference: XLAT_OK adds one copy, XLAT_ERR_FULL
+ * changes nothing (the digest says so); returns the status. */
+static int insert_checked(xlat_cuckoo *cf, ref_set *ref, uint64_t key, uint32_t *bad)
+{
+    uint64_t before = xlat_cuckoo_digest(cf);
+    int rc = xlat_cuckoo_insert(cf, key);
+    if (rc == XLAT_OK) {
+        ref->copies[key]++;
+        ref->total++;
+    } else {
+        *bad += rc != XLAT_ERR_FULL || xlat_cuckoo_digest(cf) != before;
+    }
+    return rc;
+}
+
+/* Duplicates, insert_unique and removes of one copy at a time. */
+static void check_copy_rules(xlat_cuckoo *cf, ref_set *ref, uint64_t n, uint32_t *bad)
+{
+    for (uint64_t k = 0; k < 10 && k < n; k++)
+        (void)insert_checked(cf, ref, k, bad);
+    for (uint64_t k = 0; k < 20 && k < n; k++) {
+        uint64_t before = xlat_cuckoo_digest(cf);
+        *bad += xlat_cuckoo_insert_unique(cf, k) != XLAT_ERR_EXIST;
+        *bad += xlat_cuckoo_digest(cf) != before;
+    }
+    *bad += xlat_cuckoo_count(cf) != ref->total;
+    /* Each remove takes exactly one copy: a key held twice is still found. */
+    for (uint64_t k = 0; k < n; k += k < 10 ? 1 : 3) {
+        while (ref->copies[k] > 0) {
+            *bad += xlat_cuckoo_remove(cf, k) != XLAT_OK;
+            ref->copies[k]--;
+            ref->total--;
+            *bad += xlat_cuckoo_count(cf) != ref->total;
+            *bad += ref->copies[k] > 0 && !xlat_cuckoo_contains(cf, k);
+        }
+    }
+}
+
+/* Inserts, copies and removes, then fresh keys until three FULLs, each of
+ * which must leave the table as it was; then clear and a replay of the
+ * first inserts, which must give the same table again. */
+static void check_shape_against_ref(xlat_ctx *ctx, uint32_t f, uint32_t b)
+{
+    static ref_set ref;
+    uint32_t bad = 0, fulls = 0;
+    memset(&ref, 0, sizeof(ref));
+    xlat_cuckoo *cf = make(ctx, SHAPE_KEYS, f, b);
+    uint64_t empty = xlat_cuckoo_digest(cf), n = 0;
+    while (n < SHAPE_KEYS && insert_checked(cf, &ref, n, &bad) == XLAT_OK)
+        n++;
+    if (b >= 3) /* the capacity is a promise at these sizes */
+        ck_assert_msg(n == SHAPE_KEYS, "f %u b %u: FULL after %llu keys", f, b,
+                      (unsigned long long)n);
+    uint64_t filled = xlat_cuckoo_digest(cf);
+    ck_assert_uint_eq(false_negatives(cf, &ref), 0);
+    check_copy_rules(cf, &ref, n, &bad);
+    ck_assert_uint_eq(false_negatives(cf, &ref), 0);
+    for (uint64_t k = SHAPE_SPARE_FIRST; fulls < 3 && k < sizeof(ref.copies); k++)
+        fulls += insert_checked(cf, &ref, k, &bad) == XLAT_ERR_FULL;
+    ck_assert_msg(bad == 0 && fulls == 3, "f %u b %u: %u wrong answers, %u FULLs", f, b, bad,
+                  fulls);
+    ck_assert_uint_eq(xlat_cuckoo_count(cf), ref.total);
+    ck_assert_uint_eq(false_negatives(cf, &ref), 0);
+    xlat_cuckoo_clear(cf);
+    ck_assert_uint_eq(xlat_cuckoo_digest(cf), empty);
+    ck_assert_uint_eq(insert_keys(cf, 0, n), n);
+    ck_assert_uint_eq(xlat_cuckoo_digest(cf), filled);
+    xlat_cuckoo_destroy(cf);
+}
+
+/* Every width with 4-slot buckets (the specialised 4, 8, 9, 12 and 16 bits
+ * among them), every bucket size with 12 bits, and a few more. */
+START_TEST(test_every_shape_against_reference)
+{
+    static const uint32_t more[][2] = {{9, 8}, {16, 2}, {4, 1}, {8, 3}, {32, 8}, {5, 7}};
+    xlat_ctx *ctx = test_ctx(31, NULL);
+    for (uint32_t f = 4; f <= 32; f++)
+        check_shape_against_ref(ctx, f, 4);
+    for (uint32_t b = 1; b <= 8; b++)
+        check_shape_against_ref(ctx, 12, b);
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+        check_shape_against_ref(ctx, more[i][0], more[i][1]);
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
+/* The hashes, slot choices and kicks are part of the model: least-TLB's
+ * tracker and F-Barre's filters answer through them, and their exact tests
+ * depend on them. These digests are what the slot-by-slot filter of
+ * libxlat 0.1.0 left after the same calls; the one-word bodies of the
+ * common shapes must leave the same. */
+START_TEST(test_state_pinned)
+{
+    static const struct {
+        uint32_t f, b;
+        uint64_t inserted;
+        size_t count;
+        uint64_t digest;
+    } cases[] = {
+        {4, 4, 986, 788, UINT64_C(0x953067e79602d764)},
+        {8, 4, 1002, 801, UINT64_C(0xf198eafabbcbf8df)},
+        {9, 4, 979, 783, UINT64_C(0x0a68e741f3801b06)},
+        {12, 4, 995, 796, UINT64_C(0x322e60d1eae595df)},
+        {16, 4, 995, 796, UINT64_C(0x1be5a59e3fab1aba)},
+        {12, 3, 725, 580, UINT64_C(0xfb3bf198493efe65)},
+        {13, 4, 995, 796, UINT64_C(0x9fb7a9df30b08179)},
+        {32, 8, 1023, 818, UINT64_C(0x98d877e4c9da1ebb)},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        xlat_ctx *ctx = test_ctx(7, NULL);
+        xlat_cuckoo *cf = make(ctx, 500, cases[i].f, cases[i].b);
+        uint64_t n = fill_until_full(cf, 0);
+        ck_assert_uint_eq(remove_keys(cf, 0, n, 5, XLAT_OK), (n + 4) / 5);
+        ck_assert_msg(n == cases[i].inserted && xlat_cuckoo_count(cf) == cases[i].count &&
+                          xlat_cuckoo_digest(cf) == cases[i].digest,
+                      "f %u b %u: %llu inserted, count %zu, digest %016llx", cases[i].f,
+                      cases[i].b, (unsigned long long)n, xlat_cuckoo_count(cf),
+                      (unsigned long long)xlat_cuckoo_digest(cf));
+        xlat_cuckoo_destroy(cf);
+        xlat_ctx_destroy(ctx);
+    }
+}
+END_TEST
+
 Suite *cuckoo_suite(void)
 {
     Suite *s = suite_create("cuckoo");
@@ -652,5 +797,8 @@ Suite *cuckoo_suite(void)
     tcase_add_test(tc, test_reproducible);
     tcase_add_test(tc, test_filters_differ_on_one_ctx);
     tcase_add_test(tc, test_clear);
+    tcase_add_test(tc, test_state_pinned);
+    tc = test_case(s, "shapes");
+    tcase_add_test(tc, test_every_shape_against_reference);
     return s;
 }

@@ -216,7 +216,8 @@ XLAT_API uint32_t xlat_cuckoo_fp_bits(const xlat_cuckoo *cf);
  * @brief Memory the filter holds.
  * @param cf the filter, or NULL.
  * @return bytes: the handle, the packed table (slots × fp_bits / 8, rounded
- *         up to 8 bytes) and the undo log (max_kicks bytes); 0 for NULL.
+ *         up to 8 bytes, plus 8 bytes that let a bucket be read with one
+ *         load) and the undo log (max_kicks bytes); 0 for NULL.
  */
 XLAT_API size_t xlat_cuckoo_memory(const xlat_cuckoo *cf);
 

@@ -74,6 +74,7 @@ extern volatile uint64_t bench_sink;
 void bench_tlb(void);
 void bench_timed(void);
 void bench_cuckoo(void);
+void bench_cuckoo_ref(void);
 void bench_pagetable(void);
 void bench_pwc(void);
 void bench_walker(void);

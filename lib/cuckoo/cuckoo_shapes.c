@@ -1,0 +1,45 @@
+/*
+ * The bodies of lookup, insert and remove, compiled once for each common
+ * shape (4-slot buckets of 4-, 8-, 9-, 12- and 16-bit fingerprints: the
+ * paper's operating point, least-TLB's tracker and F-Barre's filters) and
+ * once for every other shape. The templates are in cuckoo_ops.h.
+ */
+#include "cuckoo_ops.h"
+
+/* One shape's table; F = 0 is the generic shape. */
+#define CUCKOO_SHAPE(name, F)                                                          \
+    static bool name##_contains(const xlat_cuckoo *cf, uint64_t key)                  \
+    {                                                                                  \
+        return shape_contains(cf, key, F);                                             \
+    }                                                                                  \
+    static int name##_insert(xlat_cuckoo *cf, uint64_t key)                           \
+    {                                                                                  \
+        return shape_insert(cf, key, F);                                               \
+    }                                                                                  \
+    static int name##_remove(xlat_cuckoo *cf, uint64_t key)                           \
+    {                                                                                  \
+        return shape_remove(cf, key, F);                                               \
+    }                                                                                  \
+    static const struct cuckoo_shape name = {name##_contains, name##_insert, name##_remove}
+
+CUCKOO_SHAPE(shape_generic, 0);
+CUCKOO_SHAPE(shape_f4b4, 4);
+CUCKOO_SHAPE(shape_f8b4, 8);
+CUCKOO_SHAPE(shape_f9b4, 9);
+CUCKOO_SHAPE(shape_f12b4, 12);
+CUCKOO_SHAPE(shape_f16b4, 16);
+
+const struct cuckoo_shape *xlat__cuckoo_shape(uint32_t f, uint32_t b)
+{
+    /* The one-word bucket load reads the table's words as bytes. */
+    if (b != WORD_SLOTS || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+        return &shape_generic;
+    switch (f) {
+    case 4: return &shape_f4b4;
+    case 8: return &shape_f8b4;
+    case 9: return &shape_f9b4;
+    case 12: return &shape_f12b4;
+    case 16: return &shape_f16b4;
+    default: return &shape_generic;
+    }
+}
