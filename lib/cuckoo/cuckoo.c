@@ -105,32 +105,13 @@ static int plan_table(xlat_ctx *ctx, const xlat_cuckoo_config *c, uint64_t *buck
     return XLAT_OK;
 }
 
-/* ceil(2^128 / (2^f - 1)) for the generic shape's modulo (cuckoo_ops.h).
- * 1 / (2^f - 1) is 2^-f + 2^-2f + ...: the integer part of 2^128 times it
- * is the terms down to 2^0, the rest is below 1 and never 0. */
-static void set_fp_magic(xlat_cuckoo *cf)
-{
-    uint64_t hi = 0, lo = 0;
-    for (uint32_t e = 128 - cf->f;; e -= cf->f) {
-        if (e >= 64)
-            hi |= UINT64_C(1) << (e - 64);
-        else
-            lo |= UINT64_C(1) << e;
-        if (e < cf->f)
-            break;
-    }
-    cf->fp_magic_hi = hi;
-    cf->fp_magic_lo = lo + 1; /* lo has zeros between its bits: no carry */
-}
-
 /* Hash keys and the kick generator come from one stream of the context's
  * seed: reproducible for a seed, different across seeds and filters. */
 static void seed_filter(xlat_cuckoo *cf)
 {
     xlat__rng_stream(cf->ctx, &cf->rng);
     cf->key_index = xlat__rng_next(&cf->rng);
-    cf->key_fp = xlat__rng_next(&cf->rng);
-    cf->key_alt = xlat__rng_next(&cf->rng);
+    cf->key_alt = xlat__rng_next(&cf->rng) | 1; /* an odd multiplier */
     cf->rng_start = cf->rng;
 }
 
@@ -187,7 +168,6 @@ int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo
     cf->b = c.bucket_size;
     cf->f = c.fp_bits;
     cf->fp_mask = (UINT64_C(1) << c.fp_bits) - 1;
-    set_fp_magic(cf);
     cf->ops = *xlat__cuckoo_shape(cf->f, cf->b);
     seed_filter(cf);
     xlat__reg_add(ctx, &cf->reg, &reg_ops, cf, NULL, 0);

@@ -25,11 +25,8 @@ struct xlat_cuckoo {
                              then one word of padding (see CUCKOO_PAD_WORDS) */
     uint64_t mask;        /* buckets - 1 */
     uint64_t key_index;   /* hash keys drawn from the context's seed */
-    uint64_t key_fp;
-    uint64_t key_alt;
+    uint64_t key_alt;     /* odd: the multiplier of hash(fp) */
     uint64_t fp_mask;     /* 2^f - 1: the number of nonzero fingerprints */
-    uint64_t fp_magic_hi; /* ceil(2^128 / fp_mask), for the generic modulo */
-    uint64_t fp_magic_lo;
     uint32_t b;           /* slots per bucket */
     uint32_t f;           /* fingerprint bits */
     size_t count;

@@ -4,8 +4,8 @@
  * fingerprint width as a compile-time constant of a specialised shape
  * (4-slot buckets that one 8-byte load covers), or 0 for the generic shape
  * (any width and bucket size, read slot by slot with the filter's own
- * sizes). A specialised body then has no loop over slots, no run-time
- * shift amounts and no divide: the paper's (§5.1) one-word bucket test.
+ * sizes). A specialised body then has no loop over slots and no run-time
+ * shift amounts: the paper's (§5.1) one-word bucket test.
  *
  * Both shapes give the same answers, slot for slot: the same hashes, the
  * lowest empty slot for a put, the lowest matching slot for a remove, the
@@ -21,45 +21,32 @@
 /* Slots per bucket of the specialised shapes. */
 #define WORD_SLOTS 4
 
-__extension__ typedef unsigned __int128 cuckoo_u128;
-
 /* ---- hashing (paper §3.1, partial-key cuckoo hashing) ------------------ */
 
-/* x mod (2^f - 1) without a divide, for the generic shape, by Lemire,
- * Kaser and Kurz, "Faster Remainder by Direct Computation" (2019), §3:
- * with M = ceil(2^128 / d), the remainder is the high word of
- * d × (M × x mod 2^128), exact for every 64-bit x. */
-CF_INLINE uint64_t mod_fp_mask(const xlat_cuckoo *cf, uint64_t x)
-{
-    cuckoo_u128 lo = (cuckoo_u128)cf->fp_magic_lo * x;
-    uint64_t frac_hi = (uint64_t)(lo >> 64) + cf->fp_magic_hi * x;
-    uint64_t frac_lo = (uint64_t)lo;
-    cuckoo_u128 below = ((cuckoo_u128)frac_lo * cf->fp_mask) >> 64;
-    return (uint64_t)(((cuckoo_u128)frac_hi * cf->fp_mask + below) >> 64);
-}
-
 /* i1 = hash(x) and the fingerprint come from one keyed 64-bit mix of the
- * key; the fingerprint re-mixes it so that it is independent of the low
- * bits used as the index. 0 marks an empty slot, so fingerprints take the
- * 2^f - 1 nonzero values, each equally often (up to 2^-32 of bias from the
- * modulo). A specialised shape's modulo is by a constant, which the
- * compiler turns into a multiply. */
+ * key: the index from its low 32 bits (a table has at most 2^32 buckets),
+ * the fingerprint from its high 32 bits, scaled to 0 .. 2^f - 2 by a
+ * multiply and a shift instead of a modulo. 0 marks an empty slot, so
+ * fingerprints take the 2^f - 1 nonzero values, each equally often (up to
+ * 2^-32 of bias); f <= 32, so the product fits 64 bits. */
 CF_INLINE void hash_key(const xlat_cuckoo *cf, uint64_t key, uint64_t *i1, uint32_t *fp,
                         unsigned F)
 {
     uint64_t h = xlat__mix64(key ^ cf->key_index);
-    uint64_t x = xlat__mix64(h ^ cf->key_fp);
+    uint64_t fp_count = F ? (UINT64_C(1) << F) - 1 : cf->fp_mask;
     *i1 = h & cf->mask;
-    *fp = (uint32_t)((F ? x % ((UINT64_C(1) << F) - 1) : mod_fp_mask(cf, x)) + 1);
+    *fp = (uint32_t)((((h >> 32) * fp_count) >> 32) + 1);
 }
 
-/* i2 = i1 XOR hash(fp). On a power-of-two table the XOR is an involution,
+/* i2 = i1 XOR hash(fp), hash(fp) the bits from 32 up of fp times the
+ * filter's odd random multiplier (multiply-shift hashing): every bit of fp
+ * reaches them. On a power-of-two table the XOR is an involution,
  * alt(alt(i, fp), fp) == i, which is what lets a kicked fingerprint find its
  * other bucket, and lets a failed insert walk its kicks backwards. The two
  * buckets coincide when hash(fp) & mask is 0. */
 CF_INLINE uint64_t alt_index(const xlat_cuckoo *cf, uint64_t i, uint32_t fp)
 {
-    return i ^ (xlat__mix64(fp ^ cf->key_alt) & cf->mask);
+    return i ^ ((((uint64_t)fp * cf->key_alt) >> 32) & cf->mask);
 }
 
 /* ---- the generic shape: slots read one by one -------------------------- */

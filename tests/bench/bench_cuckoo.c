@@ -34,7 +34,7 @@ static void report(xlat_cuckoo *cf, double t_insert)
 
     hits = 0;
     t = time_lookups(cf, false, &hits);
-    snprintf(note, sizeof(note), "false positives %.3f%% (bound %.3f%%)",
+    snprintf(note, sizeof(note), "false positives %.3f%% (expected %.3f%%: 2b·load/(2^f-1))",
              100.0 * (double)hits / ops, 100.0 * 8.0 * load / 4095.0);
     bench_row("cuckoo f12 b4 at 95% load: lookup, absent", ops, t, note);
     bench_sink += hits;
