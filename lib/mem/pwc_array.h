@@ -1,0 +1,57 @@
+/*
+ * The page walk cache's arrays, private to lib/mem (pwc.c). An entry of
+ * level k maps (pasid, vaddr >> shift(k)) to the frame of the level k-1
+ * node. An array is set associative, indexed by the entry's page number
+ * modulo its sets, and replaces with the TLB's policies (lib/tlb/repl_*.c)
+ * exactly: the lowest invalid way of a set first, else the policy's
+ * victim. Walk caches were xlat_tlb arrays until each fill cost hundreds
+ * of instructions of a structure made for TLBs (metadata, listeners,
+ * growth); hits, misses and victims are the same as theirs.
+ */
+#ifndef XLAT_PWC_ARRAY_H
+#define XLAT_PWC_ARRAY_H
+
+#include "internal.h"
+#include "xlat/tlb.h"
+
+/* One way; shift 0 marks an invalid way. */
+struct pwc_way {
+    uint64_t vpn;
+    uint64_t node_pfn;
+    uint32_t pasid;
+    uint8_t shift;
+};
+
+struct pwc_array {
+    struct pwc_way *way;  /* sets * ways */
+    uint64_t *state;      /* sets * state_words: the policy's */
+    uint32_t sets, ways;
+    uint64_t set_mask;    /* sets - 1 when sets is a power of two, else UINT64_MAX */
+    size_t state_words;
+    xlat_repl repl;
+    uint64_t clock;       /* stamps of LRU and FIFO */
+    xlat_rng rng;         /* victims of RANDOM */
+};
+
+/* Reserves `entries` / `ways` (a divisor, checked by the caller) with
+ * policy `repl`; XLAT_ERR_NOMEM leaves nothing allocated. Draws one random
+ * stream of the context whatever the policy, as the TLB it replaces did,
+ * so that units created later draw the same streams as before. */
+int xlat__pwc_array_init(xlat_ctx *ctx, struct pwc_array *a, uint32_t entries, uint32_t ways,
+                         xlat_repl repl);
+void xlat__pwc_array_fini(xlat_ctx *ctx, struct pwc_array *a);
+
+/* The way holding (pasid, vpn) of page size 2^shift, or NULL. With
+ * `touch`, a hit updates the replacement state. */
+struct pwc_way *xlat__pwc_array_find(struct pwc_array *a, uint32_t pasid, uint64_t vpn,
+                                     uint8_t shift, int touch);
+/* Inserts, or updates in place (made most recent, as a TLB refill);
+ * returns 1 when a valid entry was evicted for it, else 0. */
+int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift,
+                         uint64_t node_pfn);
+/* Removals; each returns how many entries went. */
+int xlat__pwc_array_invalidate(struct pwc_array *a, uint32_t pasid, uint64_t vaddr);
+int xlat__pwc_array_invalidate_pasid(struct pwc_array *a, uint32_t pasid);
+int xlat__pwc_array_flush(struct pwc_array *a);
+
+#endif /* XLAT_PWC_ARRAY_H */
