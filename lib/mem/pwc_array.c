@@ -1,18 +1,22 @@
 /* The page walk cache's arrays (pwc_array.h). The four policies are the
  * TLB's, a few lines each, chosen by a switch rather than a table: a walk
  * looks up every cached level, and the hit path stays free of indirect
- * calls. */
+ * calls. LRU and FIFO keep the order of the TLB's stamps as a list; PLRU
+ * and RANDOM are the TLB's own arithmetic (lib/tlb/repl_plru.c,
+ * repl_random.c). */
 #include "pwc_array.h"
 
-/* PLRU keeps ways - 1 node bits per set in heap order (lib/tlb/repl_plru.c). */
-static size_t state_words(xlat_repl repl, uint32_t ways)
+static uint32_t index_slots(uint32_t entries)
 {
-    switch (repl) {
-    case XLAT_REPL_LRU:
-    case XLAT_REPL_FIFO: return ways;
-    case XLAT_REPL_PLRU: return ways > 1 ? (ways - 1 + 63) / 64 : 0;
-    default: return 0;
-    }
+    uint32_t cap = 2;
+    while (cap < 2 * (uint64_t)entries)
+        cap *= 2;
+    return cap;
+}
+
+static size_t plru_words(xlat_repl repl, uint32_t ways)
+{
+    return repl == XLAT_REPL_PLRU && ways > 1 ? (ways - 1 + 63) / 64 : 0;
 }
 
 int xlat__pwc_array_init(xlat_ctx *ctx, struct pwc_array *a, uint32_t entries, uint32_t ways,
@@ -23,23 +27,34 @@ int xlat__pwc_array_init(xlat_ctx *ctx, struct pwc_array *a, uint32_t entries, u
     a->sets = entries / ways;
     a->set_mask = xlat__is_pow2(a->sets) ? a->sets - 1 : UINT64_MAX;
     a->repl = repl;
-    a->state_words = state_words(repl, ways);
+    a->plru_words = plru_words(repl, ways);
+    a->index_mask = index_slots(entries) - 1;
     xlat__rng_stream(ctx, &a->rng);
     a->way = xlat__calloc(ctx, entries, sizeof(*a->way));
-    a->state = a->state_words ? xlat__calloc(ctx, a->sets * a->state_words, sizeof(uint64_t))
-                              : NULL;
-    if (a->way && (a->state || !a->state_words))
-        return XLAT_OK;
-    xlat__pwc_array_fini(ctx, a);
-    return XLAT_ERR_NOMEM;
+    a->used = xlat__calloc(ctx, a->sets, sizeof(*a->used));
+    a->index = xlat__calloc(ctx, (size_t)a->index_mask + 1, sizeof(*a->index));
+    a->link = xlat__calloc(ctx, entries, sizeof(*a->link));
+    a->ends = xlat__calloc(ctx, a->sets, sizeof(*a->ends));
+    a->plru = a->plru_words ? xlat__calloc(ctx, a->sets * a->plru_words, sizeof(uint64_t)) : NULL;
+    if (!a->way || !a->used || !a->index || !a->link || !a->ends || (a->plru_words && !a->plru)) {
+        xlat__pwc_array_fini(ctx, a);
+        return XLAT_ERR_NOMEM;
+    }
+    for (uint32_t s = 0; s < a->sets; s++)
+        a->ends[s] = (struct pwc_link){PWC_NONE, PWC_NONE};
+    return XLAT_OK;
 }
 
 void xlat__pwc_array_fini(xlat_ctx *ctx, struct pwc_array *a)
 {
-    xlat__free(ctx, a->way, (size_t)a->sets * a->ways * sizeof(*a->way));
-    xlat__free(ctx, a->state, (size_t)a->sets * a->state_words * sizeof(uint64_t));
-    a->way = NULL;
-    a->state = NULL;
+    size_t entries = (size_t)a->sets * a->ways;
+    xlat__free(ctx, a->way, entries * sizeof(*a->way));
+    xlat__free(ctx, a->used, a->sets * sizeof(*a->used));
+    xlat__free(ctx, a->index, ((size_t)a->index_mask + 1) * sizeof(*a->index));
+    xlat__free(ctx, a->link, entries * sizeof(*a->link));
+    xlat__free(ctx, a->ends, a->sets * sizeof(*a->ends));
+    xlat__free(ctx, a->plru, a->sets * a->plru_words * sizeof(uint64_t));
+    memset(a, 0, sizeof(*a));
 }
 
 static uint32_t set_of(const struct pwc_array *a, uint64_t vpn)
@@ -47,8 +62,88 @@ static uint32_t set_of(const struct pwc_array *a, uint64_t vpn)
     return (uint32_t)(a->set_mask != UINT64_MAX ? vpn & a->set_mask : vpn % a->sets);
 }
 
-static void plru_touch(const struct pwc_array *a, uint64_t *state, uint32_t way)
+/* ---- the tag index ---------------------------------------------------- */
+
+static uint32_t home(const struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift)
 {
+    return (uint32_t)xlat__mix64(vpn << 6 ^ shift ^ (uint64_t)pasid << 40) & a->index_mask;
+}
+
+static int same_tag(const struct pwc_way *w, uint32_t pasid, uint64_t vpn, uint8_t shift)
+{
+    return w->vpn == vpn && w->shift == shift && w->pasid == pasid;
+}
+
+/* The way (numbered across sets) holding the tag, or PWC_NONE. */
+static uint32_t index_find(const struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift)
+{
+    for (uint32_t i = home(a, pasid, vpn, shift);; i = (i + 1) & a->index_mask) {
+        uint32_t g = a->index[i];
+        if (g == 0)
+            return PWC_NONE;
+        if (same_tag(&a->way[g - 1], pasid, vpn, shift))
+            return g - 1;
+    }
+}
+
+static void index_add(struct pwc_array *a, uint32_t g)
+{
+    const struct pwc_way *w = &a->way[g];
+    uint32_t i = home(a, w->pasid, w->vpn, w->shift);
+    while (a->index[i])
+        i = (i + 1) & a->index_mask;
+    a->index[i] = g + 1;
+}
+
+/* Removes way g (still holding its tag), shifting back the entries its
+ * slot kept from their home so that no probe stops early. */
+static void index_remove(struct pwc_array *a, uint32_t g)
+{
+    const struct pwc_way *w = &a->way[g];
+    uint32_t i = home(a, w->pasid, w->vpn, w->shift);
+    while (a->index[i] != g + 1)
+        i = (i + 1) & a->index_mask;
+    for (uint32_t j = (i + 1) & a->index_mask; a->index[j]; j = (j + 1) & a->index_mask) {
+        const struct pwc_way *o = &a->way[a->index[j] - 1];
+        uint32_t k = home(a, o->pasid, o->vpn, o->shift);
+        /* o may move to the hole at i when its home is not in (i, j]. */
+        if (((j - k) & a->index_mask) >= ((j - i) & a->index_mask)) {
+            a->index[i] = a->index[j];
+            i = j;
+        }
+    }
+    a->index[i] = 0;
+}
+
+/* ---- replacement ------------------------------------------------------ */
+
+static void list_remove(struct pwc_array *a, uint32_t set, uint32_t g)
+{
+    struct pwc_link l = a->link[g];
+    if (l.newer != PWC_NONE)
+        a->link[l.newer].older = l.older;
+    else
+        a->ends[set].newer = l.older;
+    if (l.older != PWC_NONE)
+        a->link[l.older].newer = l.newer;
+    else
+        a->ends[set].older = l.newer;
+}
+
+static void list_push(struct pwc_array *a, uint32_t set, uint32_t g)
+{
+    uint32_t newest = a->ends[set].newer;
+    a->link[g] = (struct pwc_link){PWC_NONE, newest};
+    if (newest != PWC_NONE)
+        a->link[newest].newer = g;
+    else
+        a->ends[set].older = g;
+    a->ends[set].newer = g;
+}
+
+static void plru_touch(const struct pwc_array *a, uint32_t set, uint32_t way)
+{
+    uint64_t *state = a->plru + (size_t)set * a->plru_words;
     uint32_t node = 0, lo = 0, span = a->ways;
     while (span > 1) {
         span /= 2;
@@ -61,8 +156,9 @@ static void plru_touch(const struct pwc_array *a, uint64_t *state, uint32_t way)
     }
 }
 
-static uint32_t plru_victim(const struct pwc_array *a, const uint64_t *state)
+static uint32_t plru_victim(const struct pwc_array *a, uint32_t set)
 {
+    const uint64_t *state = a->plru + (size_t)set * a->plru_words;
     uint32_t node = 0, lo = 0, span = a->ways;
     while (span > 1) {
         span /= 2;
@@ -73,86 +169,104 @@ static uint32_t plru_victim(const struct pwc_array *a, const uint64_t *state)
     return lo;
 }
 
-static uint32_t oldest_stamp(const struct pwc_array *a, const uint64_t *state)
+static int listed(const struct pwc_array *a)
 {
-    uint32_t victim = 0;
-    for (uint32_t w = 1; w < a->ways; w++)
-        if (state[w] < state[victim])
-            victim = w;
-    return victim;
+    return a->repl == XLAT_REPL_LRU || a->repl == XLAT_REPL_FIFO;
 }
 
-static void on_hit(struct pwc_array *a, uint64_t *state, uint32_t way)
+static void on_hit(struct pwc_array *a, uint32_t set, uint32_t g)
 {
-    if (a->repl == XLAT_REPL_LRU)
-        state[way] = ++a->clock;
-    else if (a->repl == XLAT_REPL_PLRU)
-        plru_touch(a, state, way);
-}
-
-/* A fill or an update in place: FIFO stamps it too. */
-static void on_fill(struct pwc_array *a, uint64_t *state, uint32_t way)
-{
-    if (a->repl == XLAT_REPL_LRU || a->repl == XLAT_REPL_FIFO)
-        state[way] = ++a->clock;
-    else if (a->repl == XLAT_REPL_PLRU)
-        plru_touch(a, state, way);
-}
-
-static uint32_t victim(struct pwc_array *a, const uint64_t *state)
-{
-    switch (a->repl) {
-    case XLAT_REPL_PLRU: return plru_victim(a, state);
-    case XLAT_REPL_RANDOM: return (uint32_t)xlat__rng_below(&a->rng, a->ways);
-    default: return oldest_stamp(a, state);
+    if (a->repl == XLAT_REPL_LRU && a->ends[set].newer != g) {
+        list_remove(a, set, g);
+        list_push(a, set, g);
+    } else if (a->repl == XLAT_REPL_PLRU) {
+        plru_touch(a, set, g - set * a->ways);
     }
 }
+
+/* A fill (`fresh`: into an empty way) or an update in place, which FIFO
+ * too makes newest. */
+static void on_fill(struct pwc_array *a, uint32_t set, uint32_t g, int fresh)
+{
+    if (listed(a)) {
+        if (!fresh)
+            list_remove(a, set, g);
+        list_push(a, set, g);
+    } else if (a->repl == XLAT_REPL_PLRU) {
+        plru_touch(a, set, g - set * a->ways);
+    }
+}
+
+/* The way of a full set to evict. */
+static uint32_t victim(struct pwc_array *a, uint32_t set)
+{
+    switch (a->repl) {
+    case XLAT_REPL_PLRU: return plru_victim(a, set);
+    case XLAT_REPL_RANDOM: return (uint32_t)xlat__rng_below(&a->rng, a->ways);
+    default: return a->ends[set].older - set * a->ways;
+    }
+}
+
+/* ---- the array -------------------------------------------------------- */
 
 struct pwc_way *xlat__pwc_array_find(struct pwc_array *a, uint32_t pasid, uint64_t vpn,
                                      uint8_t shift, int touch)
 {
-    uint32_t set = set_of(a, vpn);
-    struct pwc_way *w = a->way + (size_t)set * a->ways;
-    for (uint32_t i = 0; i < a->ways; i++) {
-        if (w[i].vpn != vpn || w[i].shift != shift || w[i].pasid != pasid)
-            continue;
-        if (touch)
-            on_hit(a, a->state + (size_t)set * a->state_words, i);
-        return &w[i];
-    }
-    return NULL;
+    uint32_t g = index_find(a, pasid, vpn, shift);
+    if (g == PWC_NONE)
+        return NULL;
+    if (touch)
+        on_hit(a, set_of(a, vpn), g);
+    return &a->way[g];
+}
+
+/* Empties way g, which is valid. */
+static void clear_way(struct pwc_array *a, uint32_t set, uint32_t g)
+{
+    index_remove(a, g);
+    if (listed(a))
+        list_remove(a, set, g);
+    a->used[set]--;
+    memset(&a->way[g], 0, sizeof(a->way[g]));
+}
+
+/* The lowest invalid way of a set that has one, as the TLB fills. */
+static uint32_t free_way(const struct pwc_array *a, uint32_t set)
+{
+    const struct pwc_way *w = a->way + (size_t)set * a->ways;
+    uint32_t i = 0;
+    while (w[i].shift)
+        i++;
+    return i;
 }
 
 int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift,
                          uint64_t node_pfn)
 {
-    uint32_t set = set_of(a, vpn), slot = a->ways;
-    struct pwc_way *w = a->way + (size_t)set * a->ways;
-    uint64_t *state = a->state + (size_t)set * a->state_words;
-    for (uint32_t i = 0; i < a->ways; i++) {
-        if (w[i].vpn == vpn && w[i].shift == shift && w[i].pasid == pasid) {
-            w[i].node_pfn = node_pfn;
-            on_fill(a, state, i);
-            return 0;
-        }
-        if (w[i].shift == 0 && slot == a->ways)
-            slot = i;
+    uint32_t set = set_of(a, vpn), g = index_find(a, pasid, vpn, shift);
+    if (g != PWC_NONE) {
+        a->way[g].node_pfn = node_pfn;
+        on_fill(a, set, g, 0);
+        return 0;
     }
-    int evicted = slot == a->ways;
+    int evicted = a->used[set] == a->ways;
+    g = set * a->ways + (evicted ? victim(a, set) : free_way(a, set));
     if (evicted)
-        slot = victim(a, state);
-    w[slot] = (struct pwc_way){.vpn = vpn, .node_pfn = node_pfn, .pasid = pasid, .shift = shift};
-    on_fill(a, state, slot);
+        clear_way(a, set, g);
+    a->way[g] = (struct pwc_way){.vpn = vpn, .node_pfn = node_pfn, .pasid = pasid, .shift = shift};
+    a->used[set]++;
+    index_add(a, g);
+    on_fill(a, set, g, 1);
     return evicted;
 }
 
 int xlat__pwc_array_invalidate(struct pwc_array *a, uint32_t pasid, uint64_t vaddr)
 {
     int removed = 0;
-    for (size_t i = 0; i < (size_t)a->sets * a->ways; i++) {
-        struct pwc_way *w = &a->way[i];
+    for (uint32_t g = 0; g < a->sets * a->ways; g++) {
+        const struct pwc_way *w = &a->way[g];
         if (w->shift && w->pasid == pasid && w->vpn == vaddr >> w->shift) {
-            memset(w, 0, sizeof(*w));
+            clear_way(a, g / a->ways, g);
             removed++;
         }
     }
@@ -162,9 +276,9 @@ int xlat__pwc_array_invalidate(struct pwc_array *a, uint32_t pasid, uint64_t vad
 int xlat__pwc_array_invalidate_pasid(struct pwc_array *a, uint32_t pasid)
 {
     int removed = 0;
-    for (size_t i = 0; i < (size_t)a->sets * a->ways; i++) {
-        if (a->way[i].shift && a->way[i].pasid == pasid) {
-            memset(&a->way[i], 0, sizeof(a->way[i]));
+    for (uint32_t g = 0; g < a->sets * a->ways; g++) {
+        if (a->way[g].shift && a->way[g].pasid == pasid) {
+            clear_way(a, g / a->ways, g);
             removed++;
         }
     }
@@ -174,10 +288,14 @@ int xlat__pwc_array_invalidate_pasid(struct pwc_array *a, uint32_t pasid)
 int xlat__pwc_array_flush(struct pwc_array *a)
 {
     int removed = 0;
-    for (size_t i = 0; i < (size_t)a->sets * a->ways; i++)
-        removed += a->way[i].shift != 0;
+    for (uint32_t s = 0; s < a->sets; s++) {
+        removed += (int)a->used[s];
+        a->used[s] = 0;
+        a->ends[s] = (struct pwc_link){PWC_NONE, PWC_NONE};
+    }
     memset(a->way, 0, (size_t)a->sets * a->ways * sizeof(*a->way));
-    if (a->state)
-        memset(a->state, 0, (size_t)a->sets * a->state_words * sizeof(uint64_t));
+    memset(a->index, 0, ((size_t)a->index_mask + 1) * sizeof(*a->index));
+    if (a->plru)
+        memset(a->plru, 0, a->sets * a->plru_words * sizeof(uint64_t));
     return removed;
 }

@@ -22,15 +22,31 @@ struct pwc_way {
     uint8_t shift;
 };
 
+/* A way's place in its set's recency list (LRU, FIFO): global way numbers,
+ * PWC_NONE at the ends. */
+#define PWC_NONE UINT32_MAX
+struct pwc_link {
+    uint32_t newer, older;
+};
+
 struct pwc_array {
-    struct pwc_way *way;  /* sets * ways */
-    uint64_t *state;      /* sets * state_words: the policy's */
+    struct pwc_way *way;    /* sets * ways */
     uint32_t sets, ways;
-    uint64_t set_mask;    /* sets - 1 when sets is a power of two, else UINT64_MAX */
-    size_t state_words;
+    uint64_t set_mask;      /* sets - 1 when sets is a power of two, else UINT64_MAX */
+    uint32_t *used;         /* valid ways, per set */
+    /* Tag -> way + 1 (0: empty), open addressing at most half full: a
+     * fully associative level finds its entry without a scan. */
+    uint32_t *index;
+    uint32_t index_mask;
     xlat_repl repl;
-    uint64_t clock;       /* stamps of LRU and FIFO */
-    xlat_rng rng;         /* victims of RANDOM */
+    /* LRU and FIFO: the order of the TLB's stamps, kept as a list per set
+     * (newest and oldest way of each set in `ends`), so that the victim is
+     * known without a scan. */
+    struct pwc_link *link;  /* per way */
+    struct pwc_link *ends;  /* per set: newer = newest, older = oldest */
+    uint64_t *plru;         /* PLRU: sets * plru_words node bits */
+    size_t plru_words;
+    xlat_rng rng;           /* victims of RANDOM */
 };
 
 /* Reserves `entries` / `ways` (a divisor, checked by the caller) with
