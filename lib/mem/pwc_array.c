@@ -6,10 +6,13 @@
  * repl_random.c). */
 #include "pwc_array.h"
 
+#define PWC_MAX_ENTRIES (1u << 28)
+
+/* A quarter full at most: probes stay short. */
 static uint32_t index_slots(uint32_t entries)
 {
     uint32_t cap = 2;
-    while (cap < 2 * (uint64_t)entries)
+    while (cap < 4 * (uint64_t)entries)
         cap *= 2;
     return cap;
 }
@@ -23,12 +26,15 @@ int xlat__pwc_array_init(xlat_ctx *ctx, struct pwc_array *a, uint32_t entries, u
                          xlat_repl repl)
 {
     memset(a, 0, sizeof(*a));
+    if (entries > PWC_MAX_ENTRIES)
+        return XLAT_ERR_NOMEM; /* gigabytes of ways, and an index beyond 32 bits */
     a->ways = ways;
     a->sets = entries / ways;
     a->set_mask = xlat__is_pow2(a->sets) ? a->sets - 1 : UINT64_MAX;
     a->repl = repl;
     a->plru_words = plru_words(repl, ways);
     a->index_mask = index_slots(entries) - 1;
+    a->index_shift = (uint8_t)(64 - __builtin_ctz(a->index_mask + 1));
     xlat__rng_stream(ctx, &a->rng);
     a->way = xlat__calloc(ctx, entries, sizeof(*a->way));
     a->used = xlat__calloc(ctx, a->sets, sizeof(*a->used));
@@ -64,9 +70,12 @@ static uint32_t set_of(const struct pwc_array *a, uint64_t vpn)
 
 /* ---- the tag index ---------------------------------------------------- */
 
+/* Multiplicative hashing: the top bits of the product, a few instructions
+ * on every lookup of every level. */
 static uint32_t home(const struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift)
 {
-    return (uint32_t)xlat__mix64(vpn << 6 ^ shift ^ (uint64_t)pasid << 40) & a->index_mask;
+    uint64_t key = vpn << 6 ^ shift ^ (uint64_t)pasid << 40;
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> a->index_shift);
 }
 
 static int same_tag(const struct pwc_way *w, uint32_t pasid, uint64_t vpn, uint8_t shift)

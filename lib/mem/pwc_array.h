@@ -34,10 +34,11 @@ struct pwc_array {
     uint32_t sets, ways;
     uint64_t set_mask;      /* sets - 1 when sets is a power of two, else UINT64_MAX */
     uint32_t *used;         /* valid ways, per set */
-    /* Tag -> way + 1 (0: empty), open addressing at most half full: a
-     * fully associative level finds its entry without a scan. */
+    /* Tag -> way + 1 (0: empty), open addressing at most a quarter full:
+     * a fully associative level finds its entry without a scan. */
     uint32_t *index;
     uint32_t index_mask;
+    uint8_t index_shift;    /* 64 - log2(index slots) */
     xlat_repl repl;
     /* LRU and FIFO: the order of the TLB's stamps, kept as a list per set
      * (newest and oldest way of each set in `ends`), so that the victim is
