@@ -63,42 +63,12 @@ void xlat__pwc_array_fini(xlat_ctx *ctx, struct pwc_array *a)
     memset(a, 0, sizeof(*a));
 }
 
-static uint32_t set_of(const struct pwc_array *a, uint64_t vpn)
-{
-    return (uint32_t)(a->set_mask != UINT64_MAX ? vpn & a->set_mask : vpn % a->sets);
-}
-
 /* ---- the tag index ---------------------------------------------------- */
-
-/* Multiplicative hashing: the top bits of the product, a few instructions
- * on every lookup of every level. */
-static uint32_t home(const struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift)
-{
-    uint64_t key = vpn << 6 ^ shift ^ (uint64_t)pasid << 40;
-    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> a->index_shift);
-}
-
-static int same_tag(const struct pwc_way *w, uint32_t pasid, uint64_t vpn, uint8_t shift)
-{
-    return w->vpn == vpn && w->shift == shift && w->pasid == pasid;
-}
-
-/* The way (numbered across sets) holding the tag, or PWC_NONE. */
-static uint32_t index_find(const struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift)
-{
-    for (uint32_t i = home(a, pasid, vpn, shift);; i = (i + 1) & a->index_mask) {
-        uint32_t g = a->index[i];
-        if (g == 0)
-            return PWC_NONE;
-        if (same_tag(&a->way[g - 1], pasid, vpn, shift))
-            return g - 1;
-    }
-}
 
 static void index_add(struct pwc_array *a, uint32_t g)
 {
     const struct pwc_way *w = &a->way[g];
-    uint32_t i = home(a, w->pasid, w->vpn, w->shift);
+    uint32_t i = pwc_home(a, w->pasid, w->vpn, w->shift);
     while (a->index[i])
         i = (i + 1) & a->index_mask;
     a->index[i] = g + 1;
@@ -109,12 +79,12 @@ static void index_add(struct pwc_array *a, uint32_t g)
 static void index_remove(struct pwc_array *a, uint32_t g)
 {
     const struct pwc_way *w = &a->way[g];
-    uint32_t i = home(a, w->pasid, w->vpn, w->shift);
+    uint32_t i = pwc_home(a, w->pasid, w->vpn, w->shift);
     while (a->index[i] != g + 1)
         i = (i + 1) & a->index_mask;
     for (uint32_t j = (i + 1) & a->index_mask; a->index[j]; j = (j + 1) & a->index_mask) {
         const struct pwc_way *o = &a->way[a->index[j] - 1];
-        uint32_t k = home(a, o->pasid, o->vpn, o->shift);
+        uint32_t k = pwc_home(a, o->pasid, o->vpn, o->shift);
         /* o may move to the hole at i when its home is not in (i, j]. */
         if (((j - k) & a->index_mask) >= ((j - i) & a->index_mask)) {
             a->index[i] = a->index[j];
@@ -183,7 +153,7 @@ static int listed(const struct pwc_array *a)
     return a->repl == XLAT_REPL_LRU || a->repl == XLAT_REPL_FIFO;
 }
 
-static void on_hit(struct pwc_array *a, uint32_t set, uint32_t g)
+void xlat__pwc_array_touch(struct pwc_array *a, uint32_t set, uint32_t g)
 {
     if (a->repl == XLAT_REPL_LRU && a->ends[set].newer != g) {
         list_remove(a, set, g);
@@ -218,17 +188,6 @@ static uint32_t victim(struct pwc_array *a, uint32_t set)
 
 /* ---- the array -------------------------------------------------------- */
 
-struct pwc_way *xlat__pwc_array_find(struct pwc_array *a, uint32_t pasid, uint64_t vpn,
-                                     uint8_t shift, int touch)
-{
-    uint32_t g = index_find(a, pasid, vpn, shift);
-    if (g == PWC_NONE)
-        return NULL;
-    if (touch)
-        on_hit(a, set_of(a, vpn), g);
-    return &a->way[g];
-}
-
 /* Empties way g, which is valid. */
 static void clear_way(struct pwc_array *a, uint32_t set, uint32_t g)
 {
@@ -252,7 +211,7 @@ static uint32_t free_way(const struct pwc_array *a, uint32_t set)
 int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift,
                          uint64_t node_pfn)
 {
-    uint32_t set = set_of(a, vpn), g = index_find(a, pasid, vpn, shift);
+    uint32_t set = pwc_set_of(a, vpn), g = pwc_index_find(a, pasid, vpn, shift);
     if (g != PWC_NONE) {
         a->way[g].node_pfn = node_pfn;
         on_fill(a, set, g, 0);

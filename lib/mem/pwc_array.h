@@ -58,10 +58,52 @@ int xlat__pwc_array_init(xlat_ctx *ctx, struct pwc_array *a, uint32_t entries, u
                          xlat_repl repl);
 void xlat__pwc_array_fini(xlat_ctx *ctx, struct pwc_array *a);
 
+/* A hit on way g (numbered across sets) of `set`: the policy hears of it. */
+void xlat__pwc_array_touch(struct pwc_array *a, uint32_t set, uint32_t g);
+
+/* The lookups below are inline: a walk looks up every cached level from
+ * pwc.c, a hit or a miss in a few dozen instructions. */
+
+static inline uint32_t pwc_set_of(const struct pwc_array *a, uint64_t vpn)
+{
+    return (uint32_t)(a->set_mask != UINT64_MAX ? vpn & a->set_mask : vpn % a->sets);
+}
+
+/* Multiplicative hashing: the top bits of the product. */
+static inline uint32_t pwc_home(const struct pwc_array *a, uint32_t pasid, uint64_t vpn,
+                                uint8_t shift)
+{
+    uint64_t key = vpn << 6 ^ shift ^ (uint64_t)pasid << 40;
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> a->index_shift);
+}
+
+/* The way (numbered across sets) holding the tag, or PWC_NONE. */
+static inline uint32_t pwc_index_find(const struct pwc_array *a, uint32_t pasid, uint64_t vpn,
+                                      uint8_t shift)
+{
+    for (uint32_t i = pwc_home(a, pasid, vpn, shift);; i = (i + 1) & a->index_mask) {
+        uint32_t g = a->index[i];
+        if (g == 0)
+            return PWC_NONE;
+        const struct pwc_way *w = &a->way[g - 1];
+        if (w->vpn == vpn && w->shift == shift && w->pasid == pasid)
+            return g - 1;
+    }
+}
+
 /* The way holding (pasid, vpn) of page size 2^shift, or NULL. With
  * `touch`, a hit updates the replacement state. */
-struct pwc_way *xlat__pwc_array_find(struct pwc_array *a, uint32_t pasid, uint64_t vpn,
-                                     uint8_t shift, int touch);
+static inline struct pwc_way *xlat__pwc_array_find(struct pwc_array *a, uint32_t pasid,
+                                                   uint64_t vpn, uint8_t shift, int touch)
+{
+    uint32_t g = pwc_index_find(a, pasid, vpn, shift);
+    if (g == PWC_NONE)
+        return NULL;
+    if (touch)
+        xlat__pwc_array_touch(a, pwc_set_of(a, vpn), g);
+    return &a->way[g];
+}
+
 /* Inserts, or updates in place (made most recent, as a TLB refill);
  * returns 1 when a valid entry was evicted for it, else 0. */
 int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift,
