@@ -581,6 +581,73 @@ END_TEST
 
 /* ---- unmap, protect, entries ------------------------------------------ */
 
+/* An allocator that frees nothing until the test ends, so that a freed
+ * node's memory still looks like the node: a read that trusted a stale
+ * pointer would find its old entries. */
+typedef struct late_free {
+    void *block[256];
+    size_t n;
+} late_free;
+
+static void *late_alloc(void *user, size_t size, size_t align)
+{
+    late_free *lf = user;
+    size_t a = align < sizeof(void *) ? sizeof(void *) : align;
+    void *p = aligned_alloc(a, (size + a - 1) / a * a);
+    if (p)
+        lf->block[lf->n++] = p;
+    ck_assert_uint_lt(lf->n, 256);
+    return p;
+}
+
+static void late_release(void *user, void *ptr, size_t size)
+{
+    (void)user, (void)ptr, (void)size;
+}
+
+/* Reads remember the node a frame holds (pagetable_read.c): a node freed
+ * (a large page takes its place) is never read again through that memory,
+ * and a new node on the same frame is read as itself. */
+START_TEST(reads_follow_freed_and_reused_frames)
+{
+    late_free lf = {.n = 0};
+    xlat_ctx_config cc;
+    xlat_ctx *lc = NULL;
+    xlat_ctx_config_init(&cc);
+    xlat_allocator hooks = {late_alloc, late_release, &lf};
+    cc.allocator = &hooks;
+    ck_assert_int_eq(xlat_ctx_create(&cc, &lc), XLAT_OK);
+    xlat_physmem *m = make_mem_on(lc, 0x100, 64);
+    xlat_pagetable *pt = make_pt_on(lc, m, 4, 9);
+    xlat_walk_trace w;
+    uint64_t v;
+    map_ok(pt, 1, 2 * MIB + 0x3000, 0x33, 12, RW);
+    ck_assert_int_eq(xlat_pagetable_walk(pt, 1, 2 * MIB + 0x3000, &w), XLAT_OK);
+    uint64_t leaf_node = w.step[3].node_pfn, entry = w.step[3].entry_paddr;
+    ck_assert_int_eq(xlat_pagetable_read(pt, entry, &v), XLAT_OK);
+    ck_assert_uint_eq(xlat_pte_pfn(v), 0x33);
+    /* the 2 MiB page frees the level-1 node: its frame is no node any more */
+    ck_assert_int_eq(xlat_pagetable_unmap(pt, 1, 2 * MIB + 0x3000), XLAT_OK);
+    map_ok(pt, 1, 2 * MIB, 0x200, 21, RW);
+    ck_assert_int_eq(xlat_pagetable_read(pt, entry, &v), XLAT_ERR_NOT_FOUND);
+    /* new level-1 nodes until one takes the freed frame back (64 frames):
+     * its own entries are read there */
+    uint64_t node = 0, pfn = 0;
+    for (uint64_t k = 2; k < 64 && node != leaf_node; k++) {
+        pfn = 0x40 + k;
+        map_ok(pt, 1, 2 * k * MIB + 0x3000, pfn, 12, RW);
+        ck_assert_int_eq(xlat_pagetable_walk(pt, 1, 2 * k * MIB + 0x3000, &w), XLAT_OK);
+        node = w.step[3].node_pfn;
+    }
+    ck_assert_uint_eq(node, leaf_node);
+    ck_assert_int_eq(xlat_pagetable_read(pt, entry, &v), XLAT_OK);
+    ck_assert_uint_eq(xlat_pte_pfn(v), pfn);
+    xlat_ctx_destroy(lc);
+    for (size_t i = 0; i < lf.n; i++)
+        free(lf.block[i]);
+}
+END_TEST
+
 START_TEST(unmap_and_protect)
 {
     xlat_physmem *m = make_mem(0x100, 64);
@@ -1031,6 +1098,7 @@ Suite *pagetable_suite(void)
     tcase_add_test(tc, map_range_all_or_nothing);
     tcase_add_test(tc, map_range_full_takes_back);
     tcase_add_test(tc, walk_faults);
+    tcase_add_test(tc, reads_follow_freed_and_reused_frames);
     tcase_add_test(tc, five_levels);
     tcase_add_test(tc, narrow_geometry);
     tcase_add_test(tc, overlaps);

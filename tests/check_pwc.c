@@ -4,6 +4,7 @@
 #include "newer_config.h"
 #include "testutil.h"
 #include "xlat/pwc.h"
+#include "xlat/tlb.h"
 
 static xlat_ctx *ctx;
 
@@ -738,6 +739,188 @@ START_TEST(no_allocation_after_create)
 }
 END_TEST
 
+
+/* ---- the arrays against the TLBs the PWC was built from --------------- */
+
+/* The reference: the PWC as it was, one xlat_tlb per cached slot on a
+ * context of its own with the same seed, created in the same order, so
+ * that RANDOM draws the same victims. Slots deepest level first. */
+typedef struct tlb_model {
+    xlat_ctx *ctx;
+    xlat_tlb *cache[8];
+    xlat_tlb *of_level[8];
+    uint32_t ncache, levels;
+} tlb_model;
+
+static void model_make(tlb_model *m, const xlat_pwc_config *c)
+{
+    memset(m, 0, sizeof(*m));
+    m->ctx = test_ctx(17, NULL);
+    m->levels = c->levels;
+    uint32_t first = c->org == XLAT_PWC_UNIFIED ? 0 : 2;
+    uint32_t last = c->org == XLAT_PWC_UNIFIED ? 0 : c->levels;
+    for (uint32_t s = first; s <= last; s++) {
+        if (!c->entries[s])
+            continue;
+        xlat_tlb_config tc;
+        xlat_tlb_config_init(&tc);
+        tc.entries = c->entries[s];
+        tc.ways = c->ways[s] ? c->ways[s] : c->entries[s];
+        tc.repl = c->repl;
+        tc.latency = 0;
+        tc.mshrs = 1;
+        xlat_tlb *t = NULL;
+        ck_assert_int_eq(xlat_tlb_create(m->ctx, &tc, &t), XLAT_OK);
+        m->cache[m->ncache++] = t;
+        for (uint32_t k = 2; k <= c->levels; k++)
+            if (s == 0 || s == k)
+                m->of_level[k] = t;
+    }
+}
+
+/* The deepest hit's level (node frame in *pfn), or 0. */
+static uint32_t model_find(tlb_model *m, int touch, uint32_t pasid, uint64_t va, uint64_t *pfn)
+{
+    for (uint32_t i = 0; i < m->ncache; i++) {
+        xlat_tlb_entry e;
+        int rc = touch ? xlat_tlb_lookup(m->cache[i], pasid, va, &e)
+                       : xlat_tlb_probe(m->cache[i], pasid, va, &e);
+        if (rc == XLAT_OK) {
+            *pfn = e.pfn;
+            return (e.page_shift - 12) / 9 + 1;
+        }
+    }
+    return 0;
+}
+
+/* 1 when the fill evicted. */
+static int model_fill(tlb_model *m, uint32_t pasid, uint64_t va, uint32_t level, uint64_t pfn)
+{
+    xlat_tlb *t = m->of_level[level];
+    if (!t)
+        return 0;
+    uint8_t shift = (uint8_t)shift_of(9, level);
+    xlat_tlb_entry e = {.pasid = pasid, .vpn = va >> shift, .pfn = pfn, .page_shift = shift};
+    return xlat_tlb_insert(t, &e, NULL);
+}
+
+static int model_each(tlb_model *m, int what, uint32_t pasid, uint64_t va)
+{
+    int removed = 0;
+    for (uint32_t i = 0; i < m->ncache; i++)
+        removed += what == 0   ? xlat_tlb_invalidate(m->cache[i], pasid, va)
+                   : what == 1 ? xlat_tlb_invalidate_pasid(m->cache[i], pasid)
+                               : xlat_tlb_flush(m->cache[i]);
+    return removed;
+}
+
+/* Few indices per level, so that every level hits, misses and evicts. */
+static uint64_t model_va(uint64_t *rs)
+{
+    uint64_t va = 0;
+    for (uint32_t k = 2; k <= 5; k++)
+        va |= (test_rand(rs) % (k == 2 ? 40 : 5)) << shift_of(9, k);
+    return va | (test_rand(rs) & 0xFFF);
+}
+
+/* One random step on both; returns nothing, asserts agreement. */
+static void model_step(xlat_pwc *p, tlb_model *m, uint64_t *rs, uint64_t *evictions)
+{
+    uint32_t op = (uint32_t)(test_rand(rs) % 1000), pasid = 1 + (uint32_t)(test_rand(rs) % 2);
+    uint64_t va = model_va(rs), want_pfn = 0, got_pfn = 0;
+    if (op < 550 || (op >= 850 && op < 900)) {
+        int touch = op < 550;
+        uint32_t want = model_find(m, touch, pasid, va, &want_pfn);
+        ck_assert_uint_eq(hit(p, touch, pasid, va, &got_pfn), want);
+        if (want)
+            ck_assert_uint_eq(got_pfn, want_pfn);
+    } else if (op < 850) {
+        uint32_t level = 2 + (uint32_t)(test_rand(rs) % (m->levels - 1));
+        uint64_t pfn = test_rand(rs) & 0xFFFFF;
+        *evictions += (uint64_t)model_fill(m, pasid, va, level, pfn);
+        ck_assert_int_eq(xlat_pwc_fill(p, pasid, va, level, pfn), XLAT_OK);
+        ck_assert_uint_eq(stats(p).evictions, *evictions);
+    } else if (op < 990) {
+        ck_assert_int_eq(xlat_pwc_invalidate(p, pasid, va), model_each(m, 0, pasid, va));
+    } else if (op < 997) {
+        ck_assert_int_eq(xlat_pwc_invalidate_pasid(p, pasid), model_each(m, 1, pasid, 0));
+    } else {
+        ck_assert_int_eq(xlat_pwc_flush(p), model_each(m, 2, 0, 0));
+    }
+}
+
+static void model_compare(const xlat_pwc_config *c, uint64_t seed)
+{
+    tlb_model m;
+    model_make(&m, c);
+    xlat_ctx *pc = test_ctx(17, NULL); /* fresh too: the same random streams */
+    xlat_pwc *p = NULL;
+    ck_assert_int_eq(xlat_pwc_create(pc, c, &p), XLAT_OK);
+    uint64_t rs = seed, evictions = 0;
+    for (int i = 0; i < 20000; i++)
+        model_step(p, &m, &rs, &evictions);
+    ck_assert_uint_gt(evictions, 100);
+    xlat_pwc_destroy(p);
+    xlat_ctx_destroy(pc);
+    xlat_ctx_destroy(m.ctx);
+}
+
+START_TEST(arrays_match_the_tlbs_they_replace)
+{
+    static const xlat_repl repls[] = {XLAT_REPL_LRU, XLAT_REPL_FIFO, XLAT_REPL_RANDOM,
+                                      XLAT_REPL_PLRU};
+    for (size_t r = 0; r < sizeof(repls) / sizeof(repls[0]); r++) {
+        /* The reference hierarchy's fully associative 2/4/8/32. */
+        xlat_pwc_config c = config(XLAT_PWC_PER_LEVEL);
+        c.levels = 5;
+        c.entries[5] = 2, c.entries[4] = 4, c.entries[3] = 8, c.entries[2] = 32;
+        c.repl = repls[r];
+        model_compare(&c, 1 + r);
+        /* Set associative, 3 sets (modulo) at level 2, a disabled level. */
+        c.entries[2] = 12, c.ways[2] = 4, c.entries[3] = 8, c.ways[3] = 2, c.entries[4] = 0;
+        model_compare(&c, 11 + r);
+        /* Unified: levels share 4 sets of 8 ways. */
+        c = config(XLAT_PWC_UNIFIED);
+        c.levels = 5;
+        c.entries[0] = 32, c.ways[0] = 8;
+        c.repl = repls[r];
+        model_compare(&c, 21 + r);
+    }
+}
+END_TEST
+
+/* LRU, fully associative, in a dozen lines: the most recent first. */
+START_TEST(fully_associative_lru_matches_a_list)
+{
+    enum { WAYS = 32, KEYS = 48 };
+    xlat_pwc_config c = config(XLAT_PWC_PER_LEVEL);
+    c.entries[2] = WAYS, c.entries[3] = 0, c.entries[4] = 0;
+    xlat_pwc *p = make(&c);
+    uint64_t list[WAYS], rs = 99;
+    uint32_t n = 0;
+    for (int i = 0; i < 50000; i++) {
+        uint64_t key = test_rand(&rs) % KEYS, va = key << L2;
+        uint32_t at = 0;
+        while (at < n && list[at] != key)
+            at++;
+        if (test_rand(&rs) % 2) { /* a lookup: a hit makes the key most recent */
+            uint64_t pfn = 0;
+            ck_assert_uint_eq(lookup(p, 1, va, &pfn), at < n ? 2 : 0);
+            if (at == n)
+                continue;
+            ck_assert_uint_eq(pfn, key + 1000);
+        } else { /* a fill: new keys take a free way or the least recent's */
+            ck_assert_int_eq(xlat_pwc_fill(p, 1, va, 2, key + 1000), XLAT_OK);
+            if (at == n)
+                at = n < WAYS ? n++ : n - 1;
+        }
+        memmove(list + 1, list, at * sizeof(list[0]));
+        list[0] = key;
+    }
+    xlat_pwc_destroy(p);
+}
+END_TEST
+
 Suite *pwc_suite(void)
 {
     Suite *s = suite_create("pwc");
@@ -758,6 +941,8 @@ Suite *pwc_suite(void)
     tcase_add_test(tc, replacement_policy_is_honoured);
     tcase_add_test(tc, fill_updates_in_place);
     tcase_add_test(tc, disabled_levels_keep_nothing);
+    tcase_add_test(tc, arrays_match_the_tlbs_they_replace);
+    tcase_add_test(tc, fully_associative_lru_matches_a_list);
     tc = test_case(s, "errors");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, create_checks_geometry);

@@ -89,6 +89,9 @@ static size_t node_bytes(const xlat_pagetable *pt)
 
 static void node_release(xlat_pagetable *pt, struct pt_node *n)
 {
+    struct pt_node **memo = &pt->recent[pt_recent_slot(n->pfn)];
+    if (*memo == n)
+        *memo = NULL;
     xlat_physmem_free(pt->cfg.mem, n->pfn, 1);
     xlat__free(pt->ctx, n, node_bytes(pt));
 }
@@ -191,9 +194,14 @@ int xlat_pagetable_create(xlat_ctx *ctx, const xlat_pagetable_config *cfg, xlat_
     if (rc != XLAT_OK)
         return rc;
     xlat_pagetable *pt = xlat__alloc(ctx, sizeof(*pt));
-    if (!pt)
+    struct pt_node **recent = xlat__calloc(ctx, 1u << PT_RECENT_BITS, sizeof(*recent));
+    if (!pt || !recent) {
+        xlat__free(ctx, pt, sizeof(*pt));
+        xlat__free(ctx, recent, (1u << PT_RECENT_BITS) * sizeof(*recent));
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_pagetable_create: out of memory");
+    }
     pt->ctx = ctx;
+    pt->recent = recent;
     pt->cfg = c;
     pt->entries = UINT32_C(1) << c.bits_per_level;
     pt->va_bits = c.page_shift + c.levels * c.bits_per_level;
@@ -218,6 +226,7 @@ int xlat_pagetable_destroy(xlat_pagetable *pt)
             node_release(pt, pt->nodes.slot[i].node);
     map_release(pt->ctx, &pt->nodes);
     map_release(pt->ctx, &pt->roots);
+    xlat__free(pt->ctx, pt->recent, (1u << PT_RECENT_BITS) * sizeof(*pt->recent));
     xlat__free(pt->ctx, pt, sizeof(*pt));
     return XLAT_OK;
 }

@@ -42,6 +42,18 @@ struct pt_map {
     size_t count;
 };
 
+/* Frames a read found recently, hashed into PT_RECENT slots: a walk reads
+ * one entry of each node it visits, and most reads find their node here
+ * without the node table's probe. Reads refresh it through a const table
+ * (it is a cache of `nodes`, not part of the table); freeing a node
+ * clears its slot. */
+#define PT_RECENT_BITS 10
+
+static inline uint32_t pt_recent_slot(uint64_t pfn)
+{
+    return (uint32_t)((pfn * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - PT_RECENT_BITS));
+}
+
 struct xlat_pagetable {
     xlat_ctx *ctx;
     xlat_pagetable_config cfg;
@@ -51,6 +63,7 @@ struct xlat_pagetable {
     uint32_t leaf_levels;   /* leaves may sit at levels 1..leaf_levels (at most 3) */
     struct pt_map nodes;    /* node frame -> node */
     struct pt_map roots;    /* PASID -> root node */
+    struct pt_node **recent; /* 1 << PT_RECENT_BITS slots: frame -> node, or NULL */
     xlat_pagetable_stats stats;
     struct xlat__reg reg;
 };

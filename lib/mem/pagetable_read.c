@@ -116,7 +116,14 @@ static int locate(const xlat_pagetable *pt, uint64_t paddr, struct pt_node **nod
 {
     if (paddr & (sizeof(uint64_t) - 1))
         return XLAT_ERR_INVAL;
-    *node = xlat__pt_map_get(&pt->nodes, paddr >> PT_NODE_SHIFT);
+    uint64_t pfn = paddr >> PT_NODE_SHIFT;
+    struct pt_node **memo = &pt->recent[pt_recent_slot(pfn)];
+    *node = *memo;
+    if (!*node || (*node)->pfn != pfn) {
+        *node = xlat__pt_map_get(&pt->nodes, pfn);
+        if (*node)
+            *memo = *node;
+    }
     *idx = (uint32_t)(paddr & ((UINT64_C(1) << PT_NODE_SHIFT) - 1)) / sizeof(uint64_t);
     /* A node narrower than its frame (bits_per_level < 9) leaves the rest
      * of the frame outside the table. */

@@ -1,15 +1,15 @@
-/* Page walk caches built from TLBs. An entry of level k is a "page" of
- * 2^level_shift(k) bytes whose frame is the level k-1 node: the TLB's tag
- * (pasid, vaddr >> page_shift) is exactly the PWC's, so a per-level PWC is one
- * xlat_tlb per cached level and a unified PWC is one xlat_tlb holding several
- * page sizes. The TLB tries its smallest page size first, which for a unified
- * PWC is the deepest level: the longest-prefix match. */
+/* Page walk caches. An entry of level k is a "page" of 2^level_shift(k)
+ * bytes whose frame is the level k-1 node: the tag (pasid, vaddr >>
+ * level_shift(k)) is a TLB's, so a per-level PWC is one small array per
+ * cached level and a unified PWC is one array holding several page sizes
+ * (pwc_array.h). Lookups try the deepest level first: the longest-prefix
+ * match. */
 #include <stdio.h>
 
 #include "internal.h"
+#include "pwc_array.h"
 #include "registry.h"
 #include "unit_target.h"
-#include "xlat/tlb.h"
 #include "xlat/pagetable.h"
 #include "xlat/pwc.h"
 
@@ -27,8 +27,9 @@ struct xlat_pwc {
     xlat_ctx *ctx;
     char *name;
     xlat_pwc_config cfg;
-    xlat_tlb *of_level[PWC_SLOTS]; /* the cache that holds level k; NULL: level not kept */
-    xlat_tlb *cache[PWC_SLOTS];    /* the distinct caches (owned), deepest level first */
+    struct pwc_array *of_level[PWC_SLOTS]; /* the cache that holds level k; NULL: not kept */
+    uint8_t shift[PWC_SLOTS];               /* level_shift(k), for each level */
+    struct pwc_array cache[PWC_SLOTS];      /* the distinct caches, deepest level first */
     uint32_t ncache;
     xlat_pwc_stats stats;
     struct xlat__reg reg;
@@ -56,12 +57,6 @@ void xlat_pwc_config_init_sized(xlat_pwc_config *out, size_t size)
 static uint8_t level_shift(const xlat_pwc_config *c, uint32_t level)
 {
     return (uint8_t)(c->page_shift + c->bits_per_level * (level - 1));
-}
-
-/* The inverse of level_shift(): every shift a PWC inserts is one of a level. */
-static uint32_t level_of_shift(const xlat_pwc_config *c, uint8_t shift)
-{
-    return (shift - c->page_shift) / c->bits_per_level + 1;
 }
 
 /* The config slots that hold caches: 0 for unified, else levels 2..levels. */
@@ -109,8 +104,8 @@ static int check_geometry(xlat_ctx *ctx, const xlat_pwc_config *c, const char *n
     return XLAT_OK;
 }
 
-/* Checked here rather than left to xlat_tlb_create() so that the message
- * names the level, not an internal TLB. */
+/* The arrays trust their geometry: every slot in use is checked here,
+ * with a message that names the level. */
 static int check_slot(xlat_ctx *ctx, const xlat_pwc_config *c, const char *n, uint32_t slot)
 {
     uint32_t entries = c->entries[slot], ways = slot_ways(c, slot);
@@ -141,42 +136,26 @@ static int check_config(xlat_ctx *ctx, const xlat_pwc_config *c)
     return rc;
 }
 
-/* One bounded TLB for `slot`, used functionally only: the PWC's latency is
- * charged by walkers, so the TLB's timed part is kept minimal. */
-static int make_cache(xlat_pwc *p, uint32_t slot, xlat_tlb **out)
-{
-    xlat_tlb_config tc;
-    char name[128];
-    xlat_tlb_config_init(&tc);
-    if (slot == 0)
-        snprintf(name, sizeof(name), "%s.unified", p->name);
-    else
-        snprintf(name, sizeof(name), "%s.l%u", p->name, slot);
-    tc.name = name;
-    tc.entries = p->cfg.entries[slot];
-    tc.ways = slot_ways(&p->cfg, slot);
-    tc.repl = p->cfg.repl;
-    tc.latency = 0;
-    tc.mshrs = 1;
-    return xlat_tlb_create(p->ctx, &tc, out);
-}
-
-/* Creates the caches deepest level first, the order lookups try them in. */
+/* Creates the caches deepest level first, the order lookups try them in
+ * (and the order their random streams were drawn in when they were TLBs). */
 static int build_caches(xlat_pwc *p)
 {
     uint32_t first, last;
     slot_range(&p->cfg, &first, &last);
+    for (uint32_t k = 2; k <= p->cfg.levels; k++)
+        p->shift[k] = level_shift(&p->cfg, k);
     for (uint32_t s = first; s <= last; s++) {
-        xlat_tlb *t;
         if (p->cfg.entries[s] == 0)
             continue;
-        int rc = make_cache(p, s, &t);
+        struct pwc_array *a = &p->cache[p->ncache];
+        int rc = xlat__pwc_array_init(p->ctx, a, p->cfg.entries[s], slot_ways(&p->cfg, s),
+                                      p->cfg.repl);
         if (rc != XLAT_OK)
             return rc;
-        p->cache[p->ncache++] = t;
+        p->ncache++;
         for (uint32_t k = 2; k <= p->cfg.levels; k++)
             if (s == 0 || s == k)
-                p->of_level[k] = t;
+                p->of_level[k] = a;
     }
     return XLAT_OK;
 }
@@ -187,7 +166,7 @@ static void pwc_free(xlat_pwc *p)
 {
     xlat__reg_remove(p->ctx, &p->reg);
     for (uint32_t i = 0; i < p->ncache; i++)
-        xlat_tlb_destroy(p->cache[i]);
+        xlat__pwc_array_fini(p->ctx, &p->cache[i]);
     xlat__strfree(p->ctx, p->name);
     xlat__free(p->ctx, p, sizeof(*p));
 }
@@ -212,9 +191,7 @@ int xlat_pwc_create(xlat_ctx *ctx, const xlat_pwc_config *cfg, xlat_pwc **out)
     p->name = xlat__strdup(ctx, c.name ? c.name : "pwc");
     p->cfg.name = p->name;
     /* The config is checked, so a cache can only fail for memory. */
-    const struct xlat__reg *outer = xlat__reg_adopt(ctx, &p->reg); /* its caches are its own */
     rc = p->name ? build_caches(p) : XLAT_ERR_NOMEM;
-    xlat__reg_restore(ctx, outer);
     if (rc != XLAT_OK) {
         pwc_free(p);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_pwc_create: out of memory for %s",
@@ -235,23 +212,23 @@ int xlat_pwc_destroy(xlat_pwc *p)
     return rc;
 }
 
-/* The deepest cached level for vaddr, or 0. Caches are tried deepest first
- * and each tries its smallest page size first, so the first hit is the
- * longest prefix. Only the entry used is touched: the walk does not read
- * the shallower ones. */
-static uint32_t find(const xlat_pwc *p, uint32_t pasid, uint64_t vaddr, int touch,
-                     xlat_pwc_hit *hit)
+/* The deepest cached level for vaddr, or 0. Levels are tried deepest
+ * first, so the first hit is the longest prefix. Only the entry used is
+ * touched: the walk does not read the shallower ones. */
+static uint32_t find(xlat_pwc *p, uint32_t pasid, uint64_t vaddr, int touch, xlat_pwc_hit *hit)
 {
-    for (uint32_t i = 0; i < p->ncache; i++) {
-        xlat_tlb_entry e;
-        int rc = touch ? xlat_tlb_lookup(p->cache[i], pasid, vaddr, &e)
-                       : xlat_tlb_probe(p->cache[i], pasid, vaddr, &e);
-        if (rc != XLAT_OK)
+    for (uint32_t k = 2; k <= p->cfg.levels; k++) {
+        struct pwc_array *a = p->of_level[k];
+        if (!a)
             continue;
-        hit->level = level_of_shift(&p->cfg, e.page_shift);
-        hit->next_level = hit->level - 1;
-        hit->node_pfn = e.pfn;
-        return hit->level;
+        const struct pwc_way *w = xlat__pwc_array_find(a, pasid, vaddr >> p->shift[k],
+                                                       p->shift[k], touch);
+        if (!w)
+            continue;
+        hit->level = k;
+        hit->next_level = k - 1;
+        hit->node_pfn = w->node_pfn;
+        return k;
     }
     return 0;
 }
@@ -277,7 +254,7 @@ int xlat_pwc_probe(const xlat_pwc *p, uint32_t pasid, uint64_t vaddr, xlat_pwc_h
     xlat_pwc_hit h;
     if (!p)
         return XLAT_ERR_INVAL;
-    if (!find(p, pasid, vaddr, 0, &h))
+    if (!find((xlat_pwc *)p, pasid, vaddr, 0, &h)) /* touches nothing */
         return XLAT_ERR_NOT_FOUND;
     if (out)
         *out = h;
@@ -292,18 +269,14 @@ int xlat_pwc_fill(xlat_pwc *p, uint32_t pasid, uint64_t vaddr, uint32_t level, u
         return xlat__fail(p->ctx, XLAT_ERR_INVAL,
                           "pwc %s: cannot fill level %u; cached levels are 2..%u", p->name, level,
                           p->cfg.levels);
-    xlat_tlb *t = p->of_level[level];
-    if (!t)
+    struct pwc_array *a = p->of_level[level];
+    if (!a)
         return XLAT_OK; /* a disabled level keeps nothing, and counts no fill */
-    uint8_t shift = level_shift(&p->cfg, level);
-    xlat_tlb_entry e = {.pasid = pasid, .vpn = vaddr >> shift, .pfn = node_pfn,
-                        .page_shift = shift};
-    /* Bounded caches and a checked geometry: the insert cannot fail. */
-    int rc = xlat_tlb_insert(t, &e, NULL);
-    if (rc < 0)
-        return rc;
+    /* Bounded caches and a checked geometry: the fill cannot fail. */
+    int evicted = xlat__pwc_array_fill(a, pasid, vaddr >> p->shift[level], p->shift[level],
+                                       node_pfn);
     p->stats.fills++;
-    p->stats.evictions += (uint64_t)rc;
+    p->stats.evictions += (uint64_t)evicted;
     return XLAT_OK;
 }
 
@@ -314,7 +287,7 @@ int xlat_pwc_invalidate(xlat_pwc *p, uint32_t pasid, uint64_t vaddr)
     /* A unified cache may drop one entry per level: the count says so. */
     int removed = 0;
     for (uint32_t i = 0; i < p->ncache; i++)
-        removed += xlat_tlb_invalidate(p->cache[i], pasid, vaddr);
+        removed += xlat__pwc_array_invalidate(&p->cache[i], pasid, vaddr);
     return removed;
 }
 
@@ -324,7 +297,7 @@ int xlat_pwc_invalidate_pasid(xlat_pwc *p, uint32_t pasid)
         return XLAT_ERR_INVAL;
     int removed = 0;
     for (uint32_t i = 0; i < p->ncache; i++)
-        removed += xlat_tlb_invalidate_pasid(p->cache[i], pasid);
+        removed += xlat__pwc_array_invalidate_pasid(&p->cache[i], pasid);
     return removed;
 }
 
@@ -334,7 +307,7 @@ int xlat_pwc_flush(xlat_pwc *p)
         return XLAT_ERR_INVAL;
     int removed = 0;
     for (uint32_t i = 0; i < p->ncache; i++)
-        removed += xlat_tlb_flush(p->cache[i]);
+        removed += xlat__pwc_array_flush(&p->cache[i]);
     return removed;
 }
 
