@@ -33,6 +33,8 @@ void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r)
         return;
     catch_up(p, (uint32_t)r->queue);
     struct walk_queue *q = &p->queue[r->queue];
+    if (q->held_last == r)
+        q->held_last = r->qprev; /* the rest of the held-back prefix still is */
     if (r->qprev)
         r->qprev->qnext = r->qnext;
     else
@@ -53,6 +55,7 @@ void xlat__queue_rotate(struct xlat_walker *p, uint32_t qi)
     struct walk_req *r = q->head;
     if (!r || r == q->tail)
         return;
+    q->held_last = NULL; /* the prefix is no longer one */
     q->head = r->qnext;
     q->head->qprev = NULL;
     r->qprev = q->tail;
@@ -61,12 +64,43 @@ void xlat__queue_rotate(struct xlat_walker *p, uint32_t qi)
     q->tail = r;
 }
 
+/* Whether a scan may remember the requests it found held back: with
+ * coalescing alone, a request's eligibility moves only with the
+ * eligibility epoch. The host's defer hook answers as it likes, and the
+ * coalescing-aware rotations reorder the queues. */
+static bool may_remember(const struct xlat_walker *p)
+{
+    return p->cfg.coalesce && !p->cfg.defer_fn && !p->cfg.coal_aware;
+}
+
+/* The first request of queue q to scan: past the prefix a scan of the same
+ * epoch found held back, so that a buffer of requests held back by one
+ * ongoing read costs each pick what arrived since, not the whole buffer. */
+static struct walk_req *scan_from(struct xlat_walker *p, struct walk_queue *q)
+{
+    uint64_t epoch = xlat__walk_cl_epoch(p);
+    if (q->held_last && q->held_epoch == epoch)
+        return q->held_last->qnext;
+    q->held_last = NULL;
+    q->held_epoch = epoch;
+    return q->head;
+}
+
 static struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
 {
+    struct walk_queue *q = &p->queue[qi];
     catch_up(p, qi);
-    for (struct walk_req *r = p->queue[qi].head; r; r = r->qnext)
+    bool remember = may_remember(p);
+    struct walk_req *r = remember ? scan_from(p, q) : q->head;
+    for (; r; r = r->qnext) {
         if (xlat__walk_eligible(p, r))
             return r;
+        /* A parked request's resumption moves no epoch: the prefix ends
+         * before it. */
+        remember = remember && !r->parked;
+        if (remember)
+            q->held_last = r;
+    }
     return NULL;
 }
 
