@@ -15,6 +15,9 @@ static void queue_push(struct xlat_walker *p, uint32_t qi, struct walk_req *r)
 {
     struct walk_queue *q = &p->queue[qi];
     catch_up(p, qi);
+    if (q->len == 0)
+        q->home = r->tenant;
+    q->others += r->tenant != q->home;
     r->queue = (int32_t)qi;
     r->qnext = NULL;
     r->qprev = q->tail;
@@ -45,6 +48,7 @@ void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r)
         q->tail = r->qprev;
     r->qnext = r->qprev = NULL;
     r->queue = -1;
+    q->others -= r->tenant != q->home;
     q->len--;
     p->tenant[r->tenant].queued--;
 }
@@ -121,15 +125,23 @@ static uint32_t queue_len(const struct xlat_walker *p, uint32_t qi) { return p->
 
 static uint32_t queue_foreign(const struct xlat_walker *p, uint32_t qi, uint32_t tenant)
 {
+    const struct walk_queue *q = &p->queue[qi];
+    if (tenant == q->home)
+        return q->others;
+    if (q->others == 0)
+        return q->len; /* all of them are the home tenant's */
     uint32_t n = 0;
-    for (const struct walk_req *r = p->queue[qi].head; r; r = r->qnext)
+    for (const struct walk_req *r = q->head; r; r = r->qnext)
         n += r->tenant != tenant;
     return n;
 }
 
 static void charge_interleave(struct xlat_walker *p, uint32_t qi, uint32_t tenant)
 {
-    for (struct walk_req *r = p->queue[qi].head; r; r = r->qnext) {
+    const struct walk_queue *q = &p->queue[qi];
+    if (tenant == q->home && q->others == 0)
+        return; /* nobody in it waits behind a foreign walk */
+    for (struct walk_req *r = q->head; r; r = r->qnext) {
         xlat_walker_tenant_stats *st = &p->tenant[r->tenant].st;
         if (r->tenant == tenant)
             continue;

@@ -69,6 +69,10 @@ struct walk_queue {
      * back by a scan of eligibility epoch held_epoch (walk_queue.c). */
     struct walk_req *held_last;
     uint64_t held_epoch;
+    /* The tenant of the request that found it empty, and how many of its
+     * requests are of another: a per-walker queue holds its owner's walks,
+     * so counting a tenant's foreign walks seldom needs a scan. */
+    uint32_t home, others;
 };
 
 /* A walker's PEC logic (pec.c): the answers it has computed, due one after
