@@ -133,8 +133,6 @@ void xlat__nbh_add(struct xlat_walker *p, struct walk_req *r)
 
 void xlat__nbh_remove(struct xlat_walker *p, struct walk_req *r)
 {
-    if (!r->nbh)
-        return;
     for (uint32_t level = 1; level <= p->levels; level++)
         leave(p, r, level);
     xlat__pool_put(&p->nbh.slots, r->nbh);

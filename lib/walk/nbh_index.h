@@ -61,7 +61,7 @@ static inline bool xlat__walk_deeper(uint32_t level, uint8_t pl) { return pl == 
 int xlat__nbh_init(struct xlat_walker *p, xlat_ctx *ctx);
 void xlat__nbh_free(struct xlat_walker *p, xlat_ctx *ctx);
 
-/* `r` enters the buffer (at its tail) / leaves it. */
+/* `r` enters the buffer (at its tail) / leaves it (r->nbh set). */
 void xlat__nbh_add(struct xlat_walker *p, struct walk_req *r);
 void xlat__nbh_remove(struct xlat_walker *p, struct walk_req *r);
 /* `r`'s PL went down: it leaves the neighbourhoods it no longer needs. */

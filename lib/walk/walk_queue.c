@@ -90,13 +90,14 @@ static struct walk_req *scan_from(struct xlat_walker *p, struct walk_queue *q)
     return q->head;
 }
 
-static struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
+/* The first eligible request of q, remembering there the requests it
+ * finds held back (out of line: the pools that do not coalesce keep the
+ * plain scan). */
+static __attribute__((noinline)) struct walk_req *first_remembered(struct xlat_walker *p,
+                                                                   struct walk_queue *q)
 {
-    struct walk_queue *q = &p->queue[qi];
-    catch_up(p, qi);
-    bool remember = may_remember(p);
-    struct walk_req *r = remember ? scan_from(p, q) : q->head;
-    for (; r; r = r->qnext) {
+    struct walk_req *r = scan_from(p, q);
+    for (bool remember = true; r; r = r->qnext) {
         if (xlat__walk_eligible(p, r))
             return r;
         /* A parked request's resumption moves no epoch: the prefix ends
@@ -105,6 +106,18 @@ static struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
         if (remember)
             q->held_last = r;
     }
+    return NULL;
+}
+
+static inline struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
+{
+    struct walk_queue *q = &p->queue[qi];
+    catch_up(p, qi);
+    if (may_remember(p))
+        return first_remembered(p, q);
+    for (struct walk_req *r = q->head; r; r = r->qnext)
+        if (xlat__walk_eligible(p, r))
+            return r;
     return NULL;
 }
 

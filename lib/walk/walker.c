@@ -334,7 +334,8 @@ void xlat__pending_remove(struct xlat_walker *p, struct walk_req *r)
         p->pending_tail = r->pprev;
     r->pnext = r->pprev = NULL;
     p->buffered--;
-    xlat__nbh_remove(p, r);
+    if (r->nbh)
+        xlat__nbh_remove(p, r);
     xlat__unit_wake(&p->unit); /* a buffer slot is free again */
 }
 
