@@ -124,10 +124,11 @@ static uint64_t mixed_vaddr(uint64_t *state)
     return HOT_BASE + (i / 8) * (1ull << 20) + (i % 8) * 4096;
 }
 
-/* A coalescing pool of 4 walkers with `n` requests queued at once (the
- * buffer holds them all), drained to completion: the neighbourhood scans
- * of every read and pick are what grows with the queue. */
-static void queued(uint64_t n)
+/* A coalescing pool of 4 walkers under `sched` with `n` requests queued at
+ * once (the buffer holds them all), drained to completion: the
+ * neighbourhood scans of every read and pick are what grows with the
+ * queue. */
+static void queued(uint64_t n, xlat_walk_sched sched)
 {
     world w = {0};
     if (build_table(&w, 4, SPARSE_PAGES, SPARSE_BASE, SPARSE_STRIDE) != 0 || map_hot(&w) != 0) {
@@ -141,6 +142,7 @@ static void queued(uint64_t n)
     wc.walkers = 4;
     wc.queue_entries = (uint32_t)n;
     wc.coalesce = true;
+    wc.sched = sched;
     if (xlat_walker_create(w.ctx, &wc, &w.walkers) != XLAT_OK) {
         fprintf(stderr, "bench: %s\n", xlat_ctx_errmsg(w.ctx));
         destroy(&w);
@@ -157,8 +159,8 @@ static void queued(uint64_t n)
         xlat_advance(w.ctx, xlat_next_event(w.ctx) - xlat_now(w.ctx));
     double dt = bench_seconds() - t0;
     char label[96], note[96];
-    snprintf(label, sizeof(label), "coalescing, 4 walkers, %llu queued at once",
-             (unsigned long long)n);
+    snprintf(label, sizeof(label), "coalescing, 4 walkers%s, %llu queued at once",
+             sched == XLAT_SCHED_DWS ? " (DWS)" : "", (unsigned long long)n);
     snprintf(note, sizeof(note), "%.3f s, %.2f us/request, %llu cycles", dt,
              dt * 1e6 / (double)n, (unsigned long long)xlat_now(w.ctx));
     bench_row(label, (double)w.done, dt, note);
@@ -168,9 +170,11 @@ static void queued(uint64_t n)
 static void bench_walker_queued(void)
 {
     printf("\n-- coalescing walker queue drained (irregular: 64 hot lines + 65536 sparse pages) --\n");
-    queued(10000);
-    queued(30000);
-    queued(100000);
+    queued(10000, XLAT_SCHED_FCFS);
+    queued(30000, XLAT_SCHED_FCFS);
+    queued(100000, XLAT_SCHED_FCFS);
+    queued(10000, XLAT_SCHED_DWS);
+    queued(100000, XLAT_SCHED_DWS);
 }
 
 void bench_walker(void)
