@@ -53,6 +53,7 @@ uint64_t xlat__walk_cl_epoch(struct xlat_walker *p)
     for (uint32_t w = 0; w < p->cfg.walkers; w++) {
         struct nbh_cl_view v = cl_view(p, &p->walker[w]);
         if (v.level != ix->cl[w].level || v.key != ix->cl[w].key || v.pasid != ix->cl[w].pasid) {
+            xlat__nbh_view_moved(p, w, &v);
             ix->cl[w] = v;
             moved = true;
         }

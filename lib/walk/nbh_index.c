@@ -63,6 +63,18 @@ static struct nbh_group *find(const struct xlat_walker *p, uint32_t pasid, uint3
     return g;
 }
 
+/* Walkers whose view is the neighbourhood, for one made now. */
+static uint32_t count_readers(const struct xlat_walker *p, uint32_t pasid, uint32_t level,
+                              uint64_t key)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < p->cfg.walkers; w++) {
+        const struct nbh_cl_view *v = &p->nbh.cl[w];
+        n += v->level == level && v->key == key && v->pasid == pasid;
+    }
+    return n;
+}
+
 /* The neighbourhood, made empty if it has no member yet (never fails: there
  * is a record for every level of every request record). */
 static struct nbh_group *find_or_make(struct xlat_walker *p, uint32_t pasid, uint32_t level,
@@ -73,7 +85,8 @@ static struct nbh_group *find_or_make(struct xlat_walker *p, uint32_t pasid, uin
         return g;
     struct nbh_group **b = bucket_of(p, pasid, level, key);
     g = xlat__pool_take(&p->nbh.groups);
-    *g = (struct nbh_group){.hnext = *b, .key = key, .pasid = pasid, .level = level};
+    *g = (struct nbh_group){.hnext = *b, .key = key, .pasid = pasid, .level = level,
+                            .readers = count_readers(p, pasid, level, key)};
     *b = g;
     return g;
 }
@@ -143,6 +156,28 @@ void xlat__nbh_sync(struct xlat_walker *p, struct walk_req *r)
 {
     for (uint32_t level = p->levels; level >= 1 && !xlat__walk_deeper(level, r->pl); level--)
         leave(p, r, level);
+}
+
+void xlat__nbh_view_moved(struct xlat_walker *p, uint32_t w, const struct nbh_cl_view *v)
+{
+    const struct nbh_cl_view *old = &p->nbh.cl[w];
+    struct nbh_group *g;
+    if (old->level && (g = find(p, old->pasid, old->level, old->key)) != NULL)
+        g->readers--;
+    if (v->level && (g = find(p, v->pasid, v->level, v->key)) != NULL)
+        g->readers++;
+}
+
+bool xlat__nbh_held(const struct xlat_walker *p, const struct walk_req *r)
+{
+    if (!r->nbh)
+        return xlat__walk_cl(p, r); /* not in the buffer (yet): by the walkers */
+    for (uint32_t level = 1; level <= p->levels; level++) {
+        const struct nbh_group *g = r->nbh[level - 1].group;
+        if (g && g->readers)
+            return true;
+    }
+    return false;
 }
 
 struct walk_req *xlat__nbh_first(const struct xlat_walker *p, uint32_t pasid, uint32_t level,

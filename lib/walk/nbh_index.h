@@ -25,6 +25,7 @@ struct nbh_group {
     struct nbh_group *hnext;        /* its hash bucket's chain */
     uint64_t key;                   /* vaddr >> nbh_shift[level] */
     uint32_t pasid, level;
+    uint32_t readers;               /* walkers whose CL view (nbh_index::cl) it is */
     struct walk_req *head, *tail;   /* buffer order */
 };
 
@@ -66,6 +67,13 @@ void xlat__nbh_add(struct xlat_walker *p, struct walk_req *r);
 void xlat__nbh_remove(struct xlat_walker *p, struct walk_req *r);
 /* `r`'s PL went down: it leaves the neighbourhoods it no longer needs. */
 void xlat__nbh_sync(struct xlat_walker *p, struct walk_req *r);
+
+/* Walker w's CL view changes to `v` (nbh_index::cl[w] is still the old
+ * one): the readers of both neighbourhoods follow. */
+void xlat__nbh_view_moved(struct xlat_walker *p, uint32_t w, const struct nbh_cl_view *v);
+/* The CL predicate of buffered request `r` by the views of nbh_index::cl:
+ * one of its neighbourhoods is being read. */
+bool xlat__nbh_held(const struct xlat_walker *p, const struct walk_req *r);
 
 /* The first buffered request of neighbourhood `key` of `pasid` at `level`,
  * and the one after `r` there, in buffer order; NULL at the end. */

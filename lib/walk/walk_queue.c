@@ -97,8 +97,10 @@ static __attribute__((noinline)) struct walk_req *first_remembered(struct xlat_w
                                                                    struct walk_queue *q)
 {
     struct walk_req *r = scan_from(p, q);
+    /* Eligible: neither parked nor held back by a read (CL), which the
+     * views scan_from() brought up to date tell by neighbourhood. */
     for (bool remember = true; r; r = r->qnext) {
-        if (xlat__walk_eligible(p, r))
+        if (!r->parked && !xlat__nbh_held(p, r))
             return r;
         /* A parked request's resumption moves no epoch: the prefix ends
          * before it. */
