@@ -17,7 +17,7 @@ uint64_t xlat__walk_nbh(const struct xlat_walker *p, uint64_t vaddr, uint32_t le
 /* `level` is deeper than what `r` has already reached through coalescing. */
 static bool deeper(uint32_t level, const struct walk_req *r)
 {
-    return r->pl == 0 || level < r->pl;
+    return xlat__walk_deeper(level, r->pl);
 }
 
 bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r)
@@ -32,6 +32,34 @@ bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r)
             return true;
     }
     return false;
+}
+
+/* What walker u's ongoing read holds back: the line of its level. */
+static struct nbh_cl_view cl_view(const struct xlat_walker *p, const struct walker *u)
+{
+    struct nbh_cl_view v = {0, 0, 0};
+    if (u->r && !u->faulted && u->node_pfn != UINT64_MAX) {
+        v.pasid = u->r->req.pasid;
+        v.level = u->level;
+        v.key = xlat__walk_nbh(p, u->r->req.vaddr, u->level);
+    }
+    return v;
+}
+
+uint64_t xlat__walk_cl_epoch(struct xlat_walker *p)
+{
+    struct nbh_index *ix = &p->nbh;
+    bool moved = false;
+    for (uint32_t w = 0; w < p->cfg.walkers; w++) {
+        struct nbh_cl_view v = cl_view(p, &p->walker[w]);
+        if (v.level != ix->cl[w].level || v.key != ix->cl[w].key || v.pasid != ix->cl[w].pasid) {
+            xlat__nbh_view_moved(p, w, &v);
+            ix->cl[w] = v;
+            moved = true;
+        }
+    }
+    ix->epoch += moved;
+    return ix->epoch;
 }
 
 bool xlat__walk_eligible(struct xlat_walker *p, struct walk_req *r)
@@ -108,14 +136,6 @@ static bool park(struct xlat_walker *p, struct walk_req *r, uint64_t pte)
     return true;
 }
 
-/* Whether the line `u` just read holds `r`'s entry and `r` can use it. */
-static bool in_line(const struct xlat_walker *p, const struct walker *u, uint64_t key,
-                    const struct walk_req *r)
-{
-    return !r->parked && r->req.pasid == u->r->req.pasid && deeper(u->level, r) &&
-           xlat__walk_nbh(p, r->req.vaddr, u->level) == key;
-}
-
 struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct walk_req **faults)
 {
     const struct walker *u = &p->walker[w];
@@ -123,13 +143,19 @@ struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct w
     uint64_t key = xlat__walk_nbh(p, u->r->req.vaddr, level);
     uint64_t line = u->entry_paddr & ~(uint64_t)(p->cfg.line_bytes - 1);
     struct walk_req *done = NULL, **tail = &done, **ftail = faults;
-    for (struct walk_req *r = p->pending_head, *next; r; r = next) {
-        next = r->pnext;
-        if (!in_line(p, u, key, r))
+    /* The line's neighbourhood holds, in buffer order, exactly the buffered
+     * requests of this address space whose entry it holds at a level deeper
+     * than their PL (nbh_index.h). */
+    for (struct walk_req *r = xlat__nbh_first(p, u->r->req.pasid, level, key), *next; r;
+         r = next) {
+        next = xlat__nbh_next(r, level);
+        if (r->parked)
             continue;
         uint64_t pte = 0, entry = xlat__walk_entry_paddr(p, u->node_pfn, r->req.vaddr, level);
         xlat__pt_read(p->pt, entry, &pte);
         enum line_use use = advance(p, r, level, pte, u->node_pfn, line);
+        xlat__nbh_sync(p, r); /* its PL went down */
+        p->nbh.epoch++;       /* and so may its eligibility */
         if (use == LINE_ADVANCED) {
             fill_pwc(p, u, r, entry);
             continue;

@@ -15,6 +15,9 @@ static void queue_push(struct xlat_walker *p, uint32_t qi, struct walk_req *r)
 {
     struct walk_queue *q = &p->queue[qi];
     catch_up(p, qi);
+    if (q->len == 0)
+        q->home = r->tenant;
+    q->others += r->tenant != q->home;
     r->queue = (int32_t)qi;
     r->qnext = NULL;
     r->qprev = q->tail;
@@ -33,6 +36,8 @@ void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r)
         return;
     catch_up(p, (uint32_t)r->queue);
     struct walk_queue *q = &p->queue[r->queue];
+    if (q->held_last == r)
+        q->held_last = r->qprev; /* the rest of the held-back prefix still is */
     if (r->qprev)
         r->qprev->qnext = r->qnext;
     else
@@ -43,6 +48,7 @@ void xlat__queue_remove(struct xlat_walker *p, struct walk_req *r)
         q->tail = r->qprev;
     r->qnext = r->qprev = NULL;
     r->queue = -1;
+    q->others -= r->tenant != q->home;
     q->len--;
     p->tenant[r->tenant].queued--;
 }
@@ -53,6 +59,7 @@ void xlat__queue_rotate(struct xlat_walker *p, uint32_t qi)
     struct walk_req *r = q->head;
     if (!r || r == q->tail)
         return;
+    q->held_last = NULL; /* the prefix is no longer one */
     q->head = r->qnext;
     q->head->qprev = NULL;
     r->qprev = q->tail;
@@ -61,10 +68,56 @@ void xlat__queue_rotate(struct xlat_walker *p, uint32_t qi)
     q->tail = r;
 }
 
-static struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
+/* Whether a scan may remember the requests it found held back: with
+ * coalescing alone, a request's eligibility moves only with the
+ * eligibility epoch. The host's defer hook answers as it likes, and the
+ * coalescing-aware rotations reorder the queues. */
+static bool may_remember(const struct xlat_walker *p)
 {
+    return p->cfg.coalesce && !p->cfg.defer_fn && !p->cfg.coal_aware;
+}
+
+/* The first request of queue q to scan: past the prefix a scan of the same
+ * epoch found held back, so that a buffer of requests held back by one
+ * ongoing read costs each pick what arrived since, not the whole buffer. */
+static struct walk_req *scan_from(struct xlat_walker *p, struct walk_queue *q)
+{
+    uint64_t epoch = xlat__walk_cl_epoch(p);
+    if (q->held_last && q->held_epoch == epoch)
+        return q->held_last->qnext;
+    q->held_last = NULL;
+    q->held_epoch = epoch;
+    return q->head;
+}
+
+/* The first eligible request of q, remembering there the requests it
+ * finds held back (out of line: the pools that do not coalesce keep the
+ * plain scan). */
+static __attribute__((noinline)) struct walk_req *first_remembered(struct xlat_walker *p,
+                                                                   struct walk_queue *q)
+{
+    struct walk_req *r = scan_from(p, q);
+    /* Eligible: neither parked nor held back by a read (CL), which the
+     * views scan_from() brought up to date tell by neighbourhood. */
+    for (bool remember = true; r; r = r->qnext) {
+        if (!r->parked && !xlat__nbh_held(p, r))
+            return r;
+        /* A parked request's resumption moves no epoch: the prefix ends
+         * before it. */
+        remember = remember && !r->parked;
+        if (remember)
+            q->held_last = r;
+    }
+    return NULL;
+}
+
+static inline struct walk_req *first_eligible(struct xlat_walker *p, uint32_t qi)
+{
+    struct walk_queue *q = &p->queue[qi];
     catch_up(p, qi);
-    for (struct walk_req *r = p->queue[qi].head; r; r = r->qnext)
+    if (may_remember(p))
+        return first_remembered(p, q);
+    for (struct walk_req *r = q->head; r; r = r->qnext)
         if (xlat__walk_eligible(p, r))
             return r;
     return NULL;
@@ -87,15 +140,23 @@ static uint32_t queue_len(const struct xlat_walker *p, uint32_t qi) { return p->
 
 static uint32_t queue_foreign(const struct xlat_walker *p, uint32_t qi, uint32_t tenant)
 {
+    const struct walk_queue *q = &p->queue[qi];
+    if (tenant == q->home)
+        return q->others;
+    if (q->others == 0)
+        return q->len; /* all of them are the home tenant's */
     uint32_t n = 0;
-    for (const struct walk_req *r = p->queue[qi].head; r; r = r->qnext)
+    for (const struct walk_req *r = q->head; r; r = r->qnext)
         n += r->tenant != tenant;
     return n;
 }
 
 static void charge_interleave(struct xlat_walker *p, uint32_t qi, uint32_t tenant)
 {
-    for (struct walk_req *r = p->queue[qi].head; r; r = r->qnext) {
+    const struct walk_queue *q = &p->queue[qi];
+    if (tenant == q->home && q->others == 0)
+        return; /* nobody in it waits behind a foreign walk */
+    for (struct walk_req *r = q->head; r; r = r->qnext) {
         xlat_walker_tenant_stats *st = &p->tenant[r->tenant].st;
         if (r->tenant == tenant)
             continue;

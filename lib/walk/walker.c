@@ -142,6 +142,7 @@ static void pool_free(struct xlat_walker *p, xlat_ctx *ctx)
     xlat__release_id(ctx, p->held_pwc);
     xlat__release_id(ctx, p->held_pec);
     xlat__pec_free(p, ctx);
+    xlat__nbh_free(p, ctx);
     if (p->sched_ready && p->ops->fini)
         p->ops->fini(p->sched);
     xlat__free(ctx, p->sched, p->sched_size);
@@ -222,6 +223,8 @@ static int pool_init(struct xlat_walker *p, xlat_ctx *ctx)
     }
     for (uint32_t q = 0; q < p->nqueues; q++)
         p->queue[q].cap = p->cfg.queue_entries / p->nqueues;
+    if (p->cfg.coalesce && xlat__nbh_init(p, ctx) != XLAT_OK)
+        return XLAT_ERR_NOMEM;
     return xlat__pool_init_fixed(&p->waits, ctx, sizeof(struct walk_wait), WALK_WAITERS);
 }
 
@@ -315,6 +318,8 @@ void xlat__pending_add(struct xlat_walker *p, struct walk_req *r)
         p->pending_head = r;
     p->pending_tail = r;
     p->buffered++;
+    if (p->nbh.ready)
+        xlat__nbh_add(p, r);
 }
 
 void xlat__pending_remove(struct xlat_walker *p, struct walk_req *r)
@@ -329,6 +334,8 @@ void xlat__pending_remove(struct xlat_walker *p, struct walk_req *r)
         p->pending_tail = r->pprev;
     r->pnext = r->pprev = NULL;
     p->buffered--;
+    if (r->nbh)
+        xlat__nbh_remove(p, r);
     xlat__unit_wake(&p->unit); /* a buffer slot is free again */
 }
 

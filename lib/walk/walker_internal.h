@@ -9,6 +9,7 @@
 #include "xlat/pwc.h"
 #include "xlat/walker.h"
 #include "walk_sched.h"
+#include "nbh_index.h"
 
 #define WALK_MAX_TENANTS 64
 #define WALK_MAX_TENANT_MAP 256
@@ -51,6 +52,7 @@ struct walk_req {
     uint64_t fault_token;
     struct walk_req *fnext; /* faults raised by one line, in buffer order */
     uint64_t due;           /* taken by a PEC logic: the context cycle of its answer */
+    struct nbh_slot *nbh;   /* buffered with cfg.coalesce: its neighbourhoods (nbh_index.c) */
 };
 
 /* A fixed-latency read in flight: when it completes, and whose it is. */
@@ -63,6 +65,14 @@ struct walk_queue {
     struct walk_req *head, *tail;
     uint32_t len, cap;
     uint64_t rot_at;        /* coal_aware: the pool cycle up to which its rotations are done */
+    /* With cfg.coalesce alone: every request up to this one was found held
+     * back by a scan of eligibility epoch held_epoch (walk_queue.c). */
+    struct walk_req *held_last;
+    uint64_t held_epoch;
+    /* The tenant of the request that found it empty, and how many of its
+     * requests are of another: a per-walker queue holds its owner's walks,
+     * so counting a tenant's foreign walks seldom needs a scan. */
+    uint32_t home, others;
 };
 
 /* A walker's PEC logic (pec.c): the answers it has computed, due one after
@@ -151,6 +161,7 @@ struct xlat_walker {
     struct pec_lane *lanes;         /* cfg.walkers, with cfg.pec */
     struct coal_walk *coal;         /* cfg.walkers, with cfg.coal_aware */
     uint32_t coal_walks;            /* walks with a valid coal entry */
+    struct nbh_index nbh;           /* cfg.coalesce: the buffer by neighbourhood */
 };
 
 /* Queues (walk_queue.c). */
@@ -167,6 +178,9 @@ bool xlat__walk_eligible(struct xlat_walker *p, struct walk_req *r);
 /* The CL predicate: an ongoing read of the same line neighborhood could
  * serve `r` at a level deeper than its PL. */
 bool xlat__walk_cl(const struct xlat_walker *p, const struct walk_req *r);
+/* With cfg.coalesce: the eligibility epoch (nbh_index.h), moved first if
+ * a walker's CL view changed since the last call. */
+uint64_t xlat__walk_cl_epoch(struct xlat_walker *p);
 /* Walker w's read of its current level completed: advances every buffered
  * request whose entry lies in the same line. Requests whose entry there is
  * a leaf, or (without a fault callback) not present, are taken off the
