@@ -43,7 +43,11 @@ const struct xlat__reg *xlat__reg_adopt(xlat_ctx *ctx, const struct xlat__reg *o
 
 const struct xlat__reg *xlat__reg_find(const xlat_ctx *ctx, uint32_t id)
 {
-    for (const struct xlat__reg *r = ctx->reg_head; r && id; r = r->next)
+    /* From the newest: a unit is wired to, and released by, units made
+     * just after it (a GPU's L1s after its L2, and destroyed newest
+     * first), so a system of thousands of units is set up and torn down
+     * in time proportional to its units, not to their square. */
+    for (const struct xlat__reg *r = ctx->reg_tail; r && id; r = r->prev)
         if (r->id == id)
             return r;
     return NULL;

@@ -69,7 +69,7 @@ static struct xlat__reg *held_unit(xlat_ctx *ctx, const xlat_target *t)
 
 uint32_t xlat__hold_handle(xlat_ctx *ctx, const void *handle)
 {
-    for (struct xlat__reg *r = handle ? ctx->reg_head : NULL; r; r = r->next)
+    for (struct xlat__reg *r = handle ? ctx->reg_tail : NULL; r; r = r->prev) /* as reg_find */
         if (r->handle == handle) {
             r->held++;
             return r->id;
