@@ -811,7 +811,7 @@ START_TEST(errors)
     wc.pt = h.pt;
     c.gpus = 0;
     ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
-    c.gpus = 65;
+    c.gpus = 1025; /* above the limit, 1024 (an NVLink domain) */
     ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
     c.gpus = 4;
     c.inclusion = (xlat_incl)7;

@@ -295,7 +295,7 @@ START_TEST(builder_errors)
     wc.pt = h.pt;
     sc.gpus = 0;
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
-    sc.gpus = 65;
+    sc.gpus = 1025; /* above the limit, 1024 (an NVLink domain) */
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
     sc.gpus = 2;
     sc.cus = 0;

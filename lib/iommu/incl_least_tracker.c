@@ -55,26 +55,41 @@ const struct tracker_set_ops xlat__tracker_cuckoo = {
 
 /* ---- the tracker ------------------------------------------------------- */
 
+/* The per-GPU arrays, laid out in the state's tail (LEAST_PER_GPU bytes a
+ * GPU, which the IOMMU allocated with the state): 8-byte members first. */
+static void carve_tail(struct least *s)
+{
+    unsigned char *at = (unsigned char *)s->tail;
+    s->tracker = (void **)at;
+    at += s->gpus * sizeof(*s->tracker);
+    s->tracker_shifts = (uint64_t *)at;
+    at += s->gpus * sizeof(*s->tracker_shifts);
+    s->evictions = (uint64_t *)at;
+    at += s->gpus * sizeof(*s->evictions);
+    s->occupancy = (uint64_t *)at;
+    at += s->gpus * sizeof(*s->occupancy);
+    s->tracker_sizes = (uint32_t(*)[64])at;
+}
+
 int xlat__tracker_init(struct least *s)
 {
     const xlat_iommu_config *cfg = s->base.sv->cfg;
     uint32_t capacity = cfg->tracker_entries / cfg->gpus;
     s->set = cfg->tracker_exact ? &xlat__tracker_exact : &xlat__tracker_cuckoo;
+    int rc = XLAT_OK;
+    carve_tail(s);
     if (capacity == 0)
         return xlat__fail(s->base.sv->ctx, XLAT_ERR_INVAL,
                           "iommu %s: %u tracker entries cannot be split among %u GPUs",
                           s->base.sv->name, cfg->tracker_entries, cfg->gpus);
-    for (uint32_t g = 0; g < cfg->gpus; g++) {
-        int rc = s->set->create(s->base.sv->ctx, cfg, capacity, &s->tracker[g]);
-        if (rc != XLAT_OK)
-            return rc;
-    }
-    return XLAT_OK;
+    for (uint32_t g = 0; g < cfg->gpus && rc == XLAT_OK; g++)
+        rc = s->set->create(s->base.sv->ctx, cfg, capacity, &s->tracker[g]);
+    return rc;
 }
 
 void xlat__tracker_release(struct least *s)
 {
-    for (uint32_t g = 0; g < INCL_MAX_GPUS; g++) {
+    for (uint32_t g = 0; s->tracker && g < s->gpus; g++) {
         if (s->tracker[g])
             s->set->destroy(s->tracker[g]);
         s->tracker[g] = NULL;
@@ -150,8 +165,8 @@ void xlat__tracker_reset(struct least *s)
 {
     for (uint32_t g = 0; g < s->gpus; g++)
         s->set->clear(s->tracker[g]);
-    memset(s->tracker_sizes, 0, sizeof(s->tracker_sizes));
-    memset(s->tracker_shifts, 0, sizeof(s->tracker_shifts));
+    memset(s->tracker_sizes, 0, s->gpus * sizeof(*s->tracker_sizes));
+    memset(s->tracker_shifts, 0, s->gpus * sizeof(*s->tracker_shifts));
 }
 
 bool xlat__tracker_holds(const struct least *s, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
