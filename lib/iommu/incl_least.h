@@ -7,12 +7,20 @@
 /* The largest spill counter N: xlat_meta.spill_credit is 8 bits. */
 #define LEAST_SC_MAX 255u
 
-/* A tracker key: what a partition records of one L2 entry. */
+/* A tracker key: what a partition records of one L2 entry, and its hash,
+ * made once for every partition a lookup asks. */
 struct tracker_key {
     uint32_t pasid;
     uint8_t shift;
     uint64_t vpn;
+    uint64_t hash;
 };
+
+static inline struct tracker_key xlat__tracker_key(uint32_t pasid, uint8_t shift, uint64_t vpn)
+{
+    uint64_t hash = xlat__mix64(vpn ^ xlat__mix64(((uint64_t)pasid << 8) | shift));
+    return (struct tracker_key){pasid, shift, vpn, hash};
+}
 
 /* How a tracker partition stores its keys: least-TLB's cuckoo filter
  * (incl_least_tracker.c) or an exact set (tracker_exact.c). */
