@@ -206,8 +206,11 @@ static void system_free(struct xlat_system *s)
 {
     xlat__reg_remove(s->ctx, &s->reg);
     xlat_iommu_destroy(s->iommu); /* first: it gives the L2s their callbacks back */
-    for (uint32_t g = 0; have_gpus(s) && g < s->cfg.gpus; g++) {
-        for (uint32_t c = 0; c < s->cfg.cus; c++)
+    /* Newest first, as they were made: a unit lets go of the one it missed
+     * into, which the registry then finds near its newest end, and the L1s
+     * of every GPU sharing GPU 0's L2 go before it. */
+    for (uint32_t g = s->cfg.gpus; have_gpus(s) && g-- > 0;) {
+        for (uint32_t c = s->cfg.cus; c-- > 0;)
             xlat_tlb_destroy(*l1_slot(s, g, c));
         xlat_tlb_destroy(s->l2[g]);
         xlat__ring_destroy(s, g);
