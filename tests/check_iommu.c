@@ -576,6 +576,52 @@ START_TEST(preload_refused)
 }
 END_TEST
 
+/* One TLB attached for two GPUs: its victims count for the lower of them
+ * (the GPU comes with the IOMMU's listener, not from a search of every
+ * GPU's L2, so the lower one is looked up only when a TLB is shared), and
+ * its teardown detaches it from both. */
+static void l2_victim(xlat_tlb *l2, uint64_t vpn)
+{
+    xlat_tlb_entry e = {.pasid = 1, .vpn = vpn, .pfn = 0x900 + vpn, .page_shift = 12,
+                        .perm = XLAT_PERM_R}, victim;
+    ck_assert_int_ge(xlat_tlb_insert(l2, &e, &victim), 0);
+    xlat_tick(h.ctx); /* the IOMMU hands its victims on */
+}
+
+START_TEST(shared_l2_victims_count_for_the_lower_gpu)
+{
+    xlat_iommu_config c;
+    xlat_walker_config wc;
+    iommu_config(&c, &wc);
+    c.inclusion = XLAT_INCL_LEAST;
+    make(&c);
+    xlat_tlb_config tc;
+    xlat_tlb_config_init(&tc);
+    tc.entries = tc.ways = 1;
+    xlat_tlb *l2, *other;
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &l2), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_create(h.ctx, &tc, &other), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 2, l2), XLAT_OK);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 1, l2), XLAT_OK);
+    l2_victim(l2, 1);
+    l2_victim(l2, 2); /* page 1 leaves: one victim, heard by both GPUs' listeners */
+    ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 1), 2);
+    ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 2), 0);
+    ck_assert_int_eq(xlat_iommu_attach_l2(h.iommu, 1, other), XLAT_OK);
+    l2_victim(l2, 3); /* GPU 2's alone now */
+    ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 2), 1);
+    l2_victim(other, 4);
+    l2_victim(other, 5);
+    ck_assert_uint_eq(xlat_iommu_eviction_counter(h.iommu, 1), 3);
+    xlat_tlb_destroy(l2);
+    xlat_l2_port port = XLAT_L2_PORT_INIT;
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 2, &port), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 1, &port), XLAT_OK);
+    xlat_tlb_destroy(other);
+    ck_assert_int_eq(xlat_iommu_l2_port(h.iommu, 1, &port), XLAT_ERR_INVAL);
+}
+END_TEST
+
 /* No IOMMU TLB (Barre Chord's Table II): a request goes to the walk queue
  * in the cycle it comes, whatever tlb_latency says, and a walk fills
  * nothing. Two walkers of 4 x 125 cycles:
@@ -812,7 +858,7 @@ START_TEST(errors)
     wc.pt = h.pt;
     c.gpus = 0;
     ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
-    c.gpus = 65;
+    c.gpus = 1025; /* above the limit, 1024 (an NVLink domain) */
     ck_assert_int_eq(create_rc(&c), XLAT_ERR_INVAL);
     c.gpus = 4;
     c.inclusion = (xlat_incl)7;
@@ -879,6 +925,7 @@ Suite *iommu_suite(void)
     tcase_add_test(tc, invalidate_spares_other_keys);
     tcase_add_test(tc, flush_and_invalidate_count_entries);
     tcase_add_test(tc, preload_refused);
+    tcase_add_test(tc, shared_l2_victims_count_for_the_lower_gpu);
     tcase_add_test(tc, policy_state_fails_cleanly);
     tcase_add_test(tc, interconnect_on_the_l2_port);
     tcase_add_test(tc, no_tlb_walks_at_once);

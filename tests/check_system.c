@@ -295,7 +295,7 @@ START_TEST(builder_errors)
     wc.pt = h.pt;
     sc.gpus = 0;
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
-    sc.gpus = 65;
+    sc.gpus = 1025; /* above the limit, 1024 (an NVLink domain) */
     ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
     sc.gpus = 2;
     sc.cus = 0;
@@ -335,6 +335,55 @@ START_TEST(builder_errors)
 }
 END_TEST
 
+/* An NVLink domain: 1024 GPUs (two CUs each) over one least-TLB IOMMU,
+ * with Table 2's latencies whatever the GPU count, and the last GPU's
+ * units where the first GPU's are. */
+START_TEST(nvlink_domain_1024_gpus)
+{
+    build(1024, XLAT_INCL_LEAST, false);
+    ck_assert_uint_eq(xlat_system_gpus(h.sys), 1024);
+    ck_assert_uint_eq(latency(0, 1023, 1, 3), 1311);
+    ck_assert_str_eq(test_resolver(h.ctx, &h.last), "iommu.walker");
+    ck_assert_uint_eq(latency(2000, 1023, 0, 3), 11); /* L2 hit */
+    ck_assert_str_eq(test_resolver(h.ctx, &h.last), "gpu1023.l2");
+    /* GPU 0 misses the IOMMU TLB; the tracker points at GPU 1023's L2. */
+    ck_assert_uint_eq(latency(4000, 0, 0, 3), 911);
+    ck_assert_str_eq(test_resolver(h.ctx, &h.last), "gpu1023.l2");
+    ck_assert_uint_eq(latency(6000, 512, 1, 4), 1311);
+    ck_assert_ptr_nonnull(xlat_system_l1(h.sys, 1023, 1));
+    ck_assert_ptr_null(xlat_system_l1(h.sys, 1024, 0));
+    ck_assert_ptr_nonnull(xlat_system_link(h.sys, 1023));
+    ck_assert_uint_gt(xlat_system_gpu_memory(h.sys, 1023), 0);
+    ck_assert_uint_eq(xlat_system_gpu_memory(h.sys, 1024), 0);
+    xlat_req req = {.vaddr = 0x40003000, .pasid = 1, .gpu = 1024};
+    ck_assert_int_eq(xlat_system_translate(h.sys, &req, on_done, NULL), XLAT_ERR_INVAL);
+    ck_assert_int_eq(xlat_system_flush(h.sys), 7); /* 4 L1s, 3 L2s; the IOMMU TLB holds none */
+}
+END_TEST
+
+/* Above 1024 GPUs the builder and the IOMMU refuse, and say the limit. */
+START_TEST(gpus_above_the_limit)
+{
+    table();
+    xlat_iommu_config ic;
+    xlat_walker_config wc;
+    iommu_templates(&ic, &wc);
+    xlat_system_config sc;
+    xlat_system_config_init(&sc);
+    sc.iommu = &ic;
+    sc.gpus = 1025;
+    xlat_system *s = NULL;
+    ck_assert_int_eq(xlat_system_create(h.ctx, &sc, &s), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "system: gpus must be 1..1024, not 1025");
+    ck_assert_ptr_null(s);
+    ic.gpus = 1025;
+    xlat_iommu *m = NULL;
+    ck_assert_int_eq(xlat_iommu_create(h.ctx, &ic, &m), XLAT_ERR_INVAL);
+    ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "iommu iommu: gpus must be 1..1024, not 1025");
+    ck_assert_ptr_null(m);
+}
+END_TEST
+
 Suite *system_suite(void)
 {
     Suite *s = suite_create("system");
@@ -348,5 +397,7 @@ Suite *system_suite(void)
     tcase_add_test(tc, flushes_count_entries);
     tcase_add_test(tc, gmmu_distributed);
     tcase_add_test(tc, builder_errors);
+    tcase_add_test(tc, nvlink_domain_1024_gpus);
+    tcase_add_test(tc, gpus_above_the_limit);
     return s;
 }

@@ -99,7 +99,8 @@ typedef void (*xlat_iommu_fault_fn)(void *user, xlat_iommu *iommu, const xlat_io
 typedef struct xlat_iommu_config {
     uint32_t    struct_size;    /**< sizeof(xlat_iommu_config), set by init. */
     const char *name;           /**< for responses and statistics (copied; NULL: "iommu") */
-    uint32_t    gpus;           /**< GPUs that send requests (1..64; req->gpu must be below) */
+    uint32_t    gpus;           /**< GPUs that send requests (1..1024; req->gpu must be below;
+                                         what the IOMMU keeps per GPU is sized by it) */
     uint32_t    buffer_entries; /**< ATS requests in service at once (default 256) */
     uint32_t    tlb_entries;    /**< IOMMU TLB entries; 0 = unbounded (default 4096) */
     uint32_t    tlb_ways;       /**< its ways (default 64) */
@@ -245,7 +246,7 @@ static inline void xlat_iommu_walker_config_init(xlat_walker_config *cfg)
  * @param cfg the configuration (copied, with its walkers' template).
  * @param out receives the handle.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL arguments, gpus outside 1..64, no walkers' template
+ * @retval XLAT_ERR_INVAL NULL arguments, gpus outside 1..1024, no walkers' template
  *         (cfg->walk NULL), no page table,
  *         a second-level TLB with an inclusion policy other than mostly-inclusive,
  *         a bad TLB, walker or tracker geometry (the message says which)

@@ -74,7 +74,7 @@ extern "C" {
 /** @brief Configuration; fill with xlat_system_config_init(). */
 typedef struct xlat_system_config {
     uint32_t          struct_size;       /**< sizeof(xlat_system_config), set by init. */
-    uint32_t          gpus;              /**< GPUs (or chiplets), 1..64 (default 4) */
+    uint32_t          gpus;              /**< GPUs (or chiplets), 1..1024 (default 4) */
     uint32_t          cus;               /**< CUs per GPU, 1..1024 (default 64) */
     /** Template of every CU's L1 TLB (name ignored); copied at create, honouring
      *  its own struct_size. NULL: xlat_system_l1_config_init()'s defaults. */
@@ -223,7 +223,7 @@ static inline void xlat_system_l2_config_init(xlat_tlb_config *cfg)
  * @param cfg the configuration (copied, with every template it points to).
  * @param out receives the handle.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL NULL arguments, no IOMMU template, gpus outside 1..64,
+ * @retval XLAT_ERR_INVAL NULL arguments, no IOMMU template, gpus outside 1..1024,
  *         cus outside 1..1024, `shared_l2` with `probe_ring`, `gmmu`,
  *         `fbarre` or a least-TLB IOMMU, `fbarre` with gpus outside 2..8,
  *         or a unit's configuration its create refuses (the message names it)

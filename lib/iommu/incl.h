@@ -2,7 +2,8 @@
  * Inclusion policies as plug-ins of the IOMMU: what it does with the
  * GPUs' L2 TLBs and its own TLB at each point of a request (least-TLB §2.2,
  * §4). A policy owns its state (the IOMMU allocates `state_size` zeroed
- * bytes, calls `init` and, at destroy, `fini`) and reaches the IOMMU only
+ * bytes, and `state_per_gpu` more for each of its GPUs, in one block,
+ * calls `init` and, at destroy, `fini`) and reaches the IOMMU only
  * through the services table, so the IOMMU's generic code knows nothing of
  * trackers, spill counters or receiver rules. Every hook but `name` may be
  * NULL: nothing to do.
@@ -16,7 +17,9 @@
 #include "xlat/iommu.h"
 #include "xlat/experimental.h"
 
-#define INCL_MAX_GPUS 64
+/* The most GPUs an IOMMU serves (an NVLink domain); what it keeps per GPU
+ * is sized at create for the GPUs it is configured with. */
+#define INCL_MAX_GPUS 1024
 
 /* What a policy may ask of its IOMMU. `iommu` is the first argument of
  * every call; the pointers stay valid until `fini`. */
@@ -42,6 +45,7 @@ struct incl_services {
 struct incl_policy {
     const char *name;
     size_t state_size;
+    size_t state_per_gpu; /* the state's tail: so many bytes per GPU of the IOMMU */
     /* XLAT_OK, or a negative code with the message set (the IOMMU is not created). */
     int (*init)(void *state, const struct incl_services *sv);
     void (*fini)(void *state);

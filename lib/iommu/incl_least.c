@@ -85,7 +85,7 @@ static void iommu_in(void *state, const xlat_tlb_entry *e, uint32_t source)
 static void iommu_out(void *state, const xlat_tlb_entry *e)
 {
     struct least *s = state;
-    if (e->meta.home_gpu < INCL_MAX_GPUS && s->occupancy[e->meta.home_gpu])
+    if (e->meta.home_gpu < s->gpus && s->occupancy[e->meta.home_gpu])
         s->occupancy[e->meta.home_gpu]--;
 }
 
@@ -136,7 +136,7 @@ static void multi_l2_gone(void *state, uint32_t gpu, const xlat_tlb_entry *e)
 static void flushed(void *state)
 {
     struct least *s = state;
-    memset(s->occupancy, 0, sizeof(s->occupancy));
+    memset(s->occupancy, 0, s->gpus * sizeof(*s->occupancy));
     xlat__tracker_reset(s);
 }
 
@@ -166,6 +166,7 @@ static bool tracked(const void *state, uint32_t gpu, uint32_t pasid, uint64_t va
 const struct incl_policy xlat__incl_least = {
     .name = "least-inclusive",
     .state_size = sizeof(struct least),
+    .state_per_gpu = LEAST_PER_GPU,
     .init = least_init,
     .fini = least_fini,
     .native = native,
@@ -186,6 +187,7 @@ const struct incl_policy xlat__incl_least = {
 const struct incl_policy xlat__incl_least_multi = {
     .name = "least-inclusive (multi-application)",
     .state_size = sizeof(struct least),
+    .state_per_gpu = LEAST_PER_GPU,
     .init = least_init,
     .fini = least_fini,
     .native = native,

@@ -7,12 +7,20 @@
 /* The largest spill counter N: xlat_meta.spill_credit is 8 bits. */
 #define LEAST_SC_MAX 255u
 
-/* A tracker key: what a partition records of one L2 entry. */
+/* A tracker key: what a partition records of one L2 entry, and its hash,
+ * made once for every partition a lookup asks. */
 struct tracker_key {
     uint32_t pasid;
     uint8_t shift;
     uint64_t vpn;
+    uint64_t hash;
 };
+
+static inline struct tracker_key xlat__tracker_key(uint32_t pasid, uint8_t shift, uint64_t vpn)
+{
+    uint64_t hash = xlat__mix64(vpn ^ xlat__mix64(((uint64_t)pasid << 8) | shift));
+    return (struct tracker_key){pasid, shift, vpn, hash};
+}
 
 /* How a tracker partition stores its keys: least-TLB's cuckoo filter
  * (incl_least_tracker.c) or an exact set (tracker_exact.c). */
@@ -32,13 +40,18 @@ struct least {
     struct incl_base base;   /* first: the shared steps use it (base.sv) */
     uint32_t gpus;
     const struct tracker_set_ops *set;       /* how the partitions store keys */
-    void *tracker[INCL_MAX_GPUS];            /* the Local TLB tracker (§4.1), per GPU */
-    uint64_t tracker_shifts[INCL_MAX_GPUS];  /* page sizes each partition holds */
-    uint32_t tracker_sizes[INCL_MAX_GPUS][64]; /* its keys by page shift */
-    uint64_t evictions[INCL_MAX_GPUS]; /* cumulative Eviction Counters (§4.2) */
-    uint64_t occupancy[INCL_MAX_GPUS]; /* IOMMU TLB entries by source GPU */
+    /* Per GPU, `gpus` of each, in the state's tail (least_per_gpu): */
+    void **tracker;                    /* the Local TLB tracker (§4.1), per GPU */
+    uint64_t *tracker_shifts;          /* page sizes each partition holds */
+    uint64_t *evictions;               /* cumulative Eviction Counters (§4.2) */
+    uint64_t *occupancy;               /* IOMMU TLB entries by source GPU */
+    uint32_t (*tracker_sizes)[64];     /* its keys by page shift */
     uint32_t chain;                    /* spills behind the L2 insert in progress */
+    uint64_t tail[];                   /* the per-GPU arrays, in that order */
 };
+
+/* Bytes of the state's tail per GPU: one of each per-GPU array. */
+#define LEAST_PER_GPU (sizeof(void *) + 3 * sizeof(uint64_t) + 64 * sizeof(uint32_t))
 
 /* The tracker (incl_least_tracker.c). */
 int xlat__tracker_init(struct least *s);

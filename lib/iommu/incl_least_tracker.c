@@ -10,11 +10,6 @@
  */
 #include "incl_least.h"
 
-static uint64_t key_of(const struct tracker_key *k)
-{
-    return xlat__mix64(k->vpn ^ xlat__mix64(((uint64_t)k->pasid << 8) | k->shift));
-}
-
 /* ---- the cuckoo filter: least-TLB's own tracker ------------------------ */
 
 static int cuckoo_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, uint32_t capacity,
@@ -33,18 +28,18 @@ static void cuckoo_destroy(void *set) { xlat_cuckoo_destroy(set); }
 /* A filter holds a key inserted twice twice: every insertion counts. */
 static int cuckoo_insert(void *set, const struct tracker_key *k)
 {
-    int rc = xlat_cuckoo_insert(set, key_of(k));
+    int rc = xlat_cuckoo_insert(set, k->hash);
     return rc == XLAT_OK ? 1 : rc;
 }
 
 static bool cuckoo_remove(void *set, const struct tracker_key *k)
 {
-    return xlat_cuckoo_remove(set, key_of(k)) == XLAT_OK;
+    return xlat_cuckoo_remove(set, k->hash) == XLAT_OK;
 }
 
 static bool cuckoo_contains(const void *set, const struct tracker_key *k)
 {
-    return xlat_cuckoo_contains(set, key_of(k));
+    return xlat_cuckoo_contains(set, k->hash);
 }
 
 static void cuckoo_clear(void *set) { xlat_cuckoo_clear(set); }
@@ -55,26 +50,41 @@ const struct tracker_set_ops xlat__tracker_cuckoo = {
 
 /* ---- the tracker ------------------------------------------------------- */
 
+/* The per-GPU arrays, laid out in the state's tail (LEAST_PER_GPU bytes a
+ * GPU, which the IOMMU allocated with the state): 8-byte members first. */
+static void carve_tail(struct least *s)
+{
+    unsigned char *at = (unsigned char *)s->tail;
+    s->tracker = (void **)at;
+    at += s->gpus * sizeof(*s->tracker);
+    s->tracker_shifts = (uint64_t *)at;
+    at += s->gpus * sizeof(*s->tracker_shifts);
+    s->evictions = (uint64_t *)at;
+    at += s->gpus * sizeof(*s->evictions);
+    s->occupancy = (uint64_t *)at;
+    at += s->gpus * sizeof(*s->occupancy);
+    s->tracker_sizes = (uint32_t(*)[64])at;
+}
+
 int xlat__tracker_init(struct least *s)
 {
     const xlat_iommu_config *cfg = s->base.sv->cfg;
     uint32_t capacity = cfg->tracker_entries / cfg->gpus;
     s->set = cfg->tracker_exact ? &xlat__tracker_exact : &xlat__tracker_cuckoo;
+    int rc = XLAT_OK;
+    carve_tail(s);
     if (capacity == 0)
         return xlat__fail(s->base.sv->ctx, XLAT_ERR_INVAL,
                           "iommu %s: %u tracker entries cannot be split among %u GPUs",
                           s->base.sv->name, cfg->tracker_entries, cfg->gpus);
-    for (uint32_t g = 0; g < cfg->gpus; g++) {
-        int rc = s->set->create(s->base.sv->ctx, cfg, capacity, &s->tracker[g]);
-        if (rc != XLAT_OK)
-            return rc;
-    }
-    return XLAT_OK;
+    for (uint32_t g = 0; g < cfg->gpus && rc == XLAT_OK; g++)
+        rc = s->set->create(s->base.sv->ctx, cfg, capacity, &s->tracker[g]);
+    return rc;
 }
 
 void xlat__tracker_release(struct least *s)
 {
-    for (uint32_t g = 0; g < INCL_MAX_GPUS; g++) {
+    for (uint32_t g = 0; s->tracker && g < s->gpus; g++) {
         if (s->tracker[g])
             s->set->destroy(s->tracker[g]);
         s->tracker[g] = NULL;
@@ -96,7 +106,7 @@ void xlat__tracker_add(struct least *s, uint32_t gpu, const xlat_tlb_entry *e)
     if (!s->tracker[gpu])
         return;
     s->base.sv->st->tracker_inserts++;
-    struct tracker_key k = {e->pasid, e->page_shift, e->vpn};
+    struct tracker_key k = xlat__tracker_key(e->pasid, e->page_shift, e->vpn);
     int added = s->set->insert(s->tracker[gpu], &k);
     /* A full partition only loses remote hits: the walk always runs. */
     if (added < 0)
@@ -107,30 +117,61 @@ void xlat__tracker_add(struct least *s, uint32_t gpu, const xlat_tlb_entry *e)
 
 void xlat__tracker_del(struct least *s, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    struct tracker_key k = {e->pasid, e->page_shift, e->vpn};
+    struct tracker_key k = xlat__tracker_key(e->pasid, e->page_shift, e->vpn);
     if (s->tracker[gpu] && s->set->remove(s->tracker[gpu], &k))
         count_size(s, gpu, e->page_shift & 63, -1);
 }
 
-/* The page sizes (as a mask of shifts) whose key for (pasid, vaddr) the
- * partition of GPU g reports, asking only the sizes it holds. */
-static uint64_t partition_match(const struct least *s, uint32_t g, uint32_t pasid,
-                                uint64_t vaddr)
+/* The keys of one (pasid, vaddr), one per page size, each made when a
+ * partition first asks for it: a lookup of every partition hashes once. */
+struct lookup {
+    uint32_t pasid;
+    uint64_t vaddr;
+    uint64_t made; /* shifts whose key is made */
+    struct tracker_key key[64];
+};
+
+/* No key made yet (the keys are left unwritten: a lookup asks few). */
+static void lookup_init(struct lookup *l, uint32_t pasid, uint64_t vaddr)
+{
+    l->pasid = pasid;
+    l->vaddr = vaddr;
+    l->made = 0;
+}
+
+static const struct tracker_key *lookup_key(struct lookup *l, uint8_t shift)
+{
+    if (!(l->made & (1ull << shift))) {
+        l->key[shift] = xlat__tracker_key(l->pasid, shift, l->vaddr >> shift);
+        l->made |= 1ull << shift;
+    }
+    return &l->key[shift];
+}
+
+/* The page sizes (as a mask of shifts) whose key for the lookup's (pasid,
+ * vaddr) the partition of GPU g reports, asking only the sizes it holds. */
+static uint64_t partition_match(const struct least *s, uint32_t g, struct lookup *l)
 {
     uint64_t match = 0;
     for (uint64_t left = s->tracker_shifts[g]; left; left &= left - 1) {
         uint8_t shift = (uint8_t)__builtin_ctzll(left);
-        struct tracker_key k = {pasid, shift, vaddr >> shift};
-        if (s->set->contains(s->tracker[g], &k))
+        if (s->set->contains(s->tracker[g], lookup_key(l, shift)))
             match |= 1ull << shift;
     }
     return match;
 }
 
+/* least-TLB §4.1 (Algorithm 1): an IOMMU TLB miss looks up the tracker,
+ * every GPU's partition at once in hardware. Each partition's false
+ * positives are its own (its filter's hash seed and contents), so the
+ * model asks them one by one: this loop over the GPUs is the mechanism's,
+ * once per IOMMU TLB miss of least-TLB. */
 int xlat__tracker_find(const struct least *s, uint32_t pasid, uint64_t vaddr, uint32_t except)
 {
+    struct lookup l;
+    lookup_init(&l, pasid, vaddr);
     for (uint32_t g = 0; g < s->gpus; g++)
-        if (g != except && s->tracker[g] && partition_match(s, g, pasid, vaddr))
+        if (g != except && s->tracker[g] && s->tracker_shifts[g] && partition_match(s, g, &l))
             return (int)g;
     return -1;
 }
@@ -139,7 +180,9 @@ void xlat__tracker_forget(struct least *s, uint32_t gpu, uint32_t pasid, uint64_
 {
     if (!s->tracker[gpu])
         return;
-    for (uint64_t left = partition_match(s, gpu, pasid, vaddr); left; left &= left - 1) {
+    struct lookup l;
+    lookup_init(&l, pasid, vaddr);
+    for (uint64_t left = partition_match(s, gpu, &l); left; left &= left - 1) {
         uint8_t shift = (uint8_t)__builtin_ctzll(left);
         xlat_tlb_entry e = {.pasid = pasid, .page_shift = shift, .vpn = vaddr >> shift};
         xlat__tracker_del(s, gpu, &e);
@@ -150,11 +193,13 @@ void xlat__tracker_reset(struct least *s)
 {
     for (uint32_t g = 0; g < s->gpus; g++)
         s->set->clear(s->tracker[g]);
-    memset(s->tracker_sizes, 0, sizeof(s->tracker_sizes));
-    memset(s->tracker_shifts, 0, sizeof(s->tracker_shifts));
+    memset(s->tracker_sizes, 0, s->gpus * sizeof(*s->tracker_sizes));
+    memset(s->tracker_shifts, 0, s->gpus * sizeof(*s->tracker_shifts));
 }
 
 bool xlat__tracker_holds(const struct least *s, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
 {
-    return gpu < s->gpus && s->tracker[gpu] && partition_match(s, gpu, pasid, vaddr);
+    struct lookup l;
+    lookup_init(&l, pasid, vaddr);
+    return gpu < s->gpus && s->tracker[gpu] && partition_match(s, gpu, &l);
 }

@@ -103,18 +103,24 @@ static int make_tlb(struct xlat_iommu *m, xlat_tlb **out, const char *suffix, ui
     return xlat_tlb_create(m->u.ctx, &c, out);
 }
 
-/* The policy's state, owned by the policy from init to fini. */
+/* The policy's state, owned by the policy from init to fini; its size
+ * grows with the GPUs (one block: no allocation per GPU). */
+static size_t incl_state_bytes(const struct xlat_iommu *m)
+{
+    return m->incl->state_size + m->incl->state_per_gpu * m->cfg.gpus;
+}
+
 static int incl_init(struct xlat_iommu *m)
 {
     xlat__iommu_services_init(m);
-    m->incl_state = xlat__calloc(m->u.ctx, 1, m->incl->state_size);
+    m->incl_state = xlat__calloc(m->u.ctx, 1, incl_state_bytes(m));
     if (!m->incl_state)
         return XLAT_ERR_NOMEM;
     int rc = m->incl->init ? m->incl->init(m->incl_state, &m->services) : XLAT_OK;
     if (rc != XLAT_OK) {
         if (m->incl->fini)
             m->incl->fini(m->incl_state); /* init may have built part of its state */
-        xlat__free(m->u.ctx, m->incl_state, m->incl->state_size);
+        xlat__free(m->u.ctx, m->incl_state, incl_state_bytes(m));
         m->incl_state = NULL;
     }
     return rc;
@@ -126,7 +132,7 @@ static void incl_fini(struct xlat_iommu *m)
         return;
     if (m->incl->fini)
         m->incl->fini(m->incl_state);
-    xlat__free(m->u.ctx, m->incl_state, m->incl->state_size);
+    xlat__free(m->u.ctx, m->incl_state, incl_state_bytes(m));
     m->incl_state = NULL;
 }
 
@@ -184,10 +190,35 @@ static int reserve(struct xlat_iommu *m)
     return XLAT_OK;
 }
 
+/* What the IOMMU keeps per GPU, for the GPUs it is configured with. */
+static int alloc_gpus(struct xlat_iommu *m)
+{
+    uint32_t n = m->cfg.gpus;
+    m->port = xlat__calloc(m->u.ctx, n, sizeof(*m->port));
+    m->tlb_port = xlat__calloc(m->u.ctx, n, sizeof(*m->tlb_port));
+    m->l2 = xlat__calloc(m->u.ctx, n, sizeof(*m->l2));
+    m->listener = xlat__calloc(m->u.ctx, n, sizeof(*m->listener));
+    if (!m->port || !m->tlb_port || !m->l2 || !m->listener)
+        return XLAT_ERR_NOMEM;
+    for (uint32_t g = 0; g < n; g++)
+        m->listener[g] = (struct l2_listener){m, g};
+    return XLAT_OK;
+}
+
+static void free_gpus(struct xlat_iommu *m)
+{
+    uint32_t n = m->cfg.gpus;
+    xlat__free(m->u.ctx, m->port, n * sizeof(*m->port));
+    xlat__free(m->u.ctx, m->tlb_port, n * sizeof(*m->tlb_port));
+    xlat__free(m->u.ctx, m->l2, n * sizeof(*m->l2));
+    xlat__free(m->u.ctx, m->listener, n * sizeof(*m->listener));
+}
+
 static int build(struct xlat_iommu *m)
 {
-    int rc = m->cfg.no_tlb ? XLAT_OK
-                           : make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
+    int rc = alloc_gpus(m);
+    if (rc == XLAT_OK && !m->cfg.no_tlb)
+        rc = make_tlb(m, &m->tlb, "", m->cfg.tlb_entries, m->cfg.tlb_ways);
     if (rc == XLAT_OK && m->cfg.tlb2_entries)
         rc = make_tlb(m, &m->tlb2, ".l2", m->cfg.tlb2_entries, m->cfg.tlb2_ways);
     m->walk.fault_fn = m->cfg.fault_fn ? xlat__iommu_walk_fault : NULL;
@@ -217,24 +248,35 @@ static int woken_walks(void *iommu, xlat_event_fn fn, void *user)
     return fn == walks_room && user == iommu;
 }
 
-static void l2_gone(void *iommu, xlat_tlb *t);
+static void l2_gone(void *listener, xlat_tlb *t);
 
 /* GPU `gpu`'s L2 is no longer the IOMMU's to listen to. */
 static void forget_l2(struct xlat_iommu *m, uint32_t gpu)
 {
-    xlat_tlb_evict_unlisten(m->l2[gpu], xlat__iommu_l2_evicted, m);
-    xlat__tlb_unwatch_gone(m->l2[gpu], l2_gone, m);
+    xlat_tlb_evict_unlisten(m->l2[gpu], xlat__iommu_l2_evicted, &m->listener[gpu]);
+    xlat__tlb_unwatch_gone(m->l2[gpu], l2_gone, &m->listener[gpu]);
     m->l2[gpu] = NULL;
+}
+
+uint32_t xlat__iommu_l2_gpu(const struct xlat_iommu *m, uint32_t gpu, const xlat_tlb *l2)
+{
+    for (uint32_t g = 0; m->l2_aliased && g < gpu; g++)
+        if (m->l2[g] == l2)
+            return g;
+    return gpu;
 }
 
 /* An attached L2 is being destroyed: the IOMMU detaches it, so that a host
  * may destroy its GPUs' TLBs before or after the IOMMU. A default port
  * over it goes too (that GPU has no L2 from now on); probes in flight to
  * it arrive as misses. A host's own port stays, as the host attached it. */
-static void l2_gone(void *iommu, xlat_tlb *t)
+static void l2_gone(void *listener, xlat_tlb *t)
 {
-    struct xlat_iommu *m = iommu;
-    for (uint32_t g = 0; g < m->cfg.gpus; g++) {
+    const struct l2_listener *who = listener;
+    struct xlat_iommu *m = who->iommu;
+    /* A TLB attached for one GPU is that GPU's alone: no search. */
+    uint32_t first = m->l2_aliased ? 0 : who->gpu, end = m->l2_aliased ? m->cfg.gpus : who->gpu + 1;
+    for (uint32_t g = first; g < end; g++) {
         if (m->l2[g] != t)
             continue;
         forget_l2(m, g);
@@ -246,7 +288,7 @@ static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
 {
     xlat__reg_remove(ctx, &m->reg);
     xlat__cancel_events(ctx, woken_walks, m);
-    for (uint32_t g = 0; g < IOMMU_MAX_GPUS; g++)
+    for (uint32_t g = 0; m->l2 && g < m->cfg.gpus; g++)
         if (m->l2[g])
             forget_l2(m, g);
     xlat_walker_destroy(m->walker);
@@ -256,6 +298,7 @@ static void iommu_free(xlat_ctx *ctx, struct xlat_iommu *m)
     xlat__pool_release(&m->probes);
     xlat__free(ctx, m->victims, m->victims_cap * sizeof(*m->victims));
     xlat__free(ctx, m->faults, m->cfg.fault_batch * sizeof(*m->faults));
+    free_gpus(m);
     xlat__unit_fini(&m->u); /* cancels its own events */
     xlat__free(ctx, m, sizeof(*m));
 }
@@ -331,14 +374,17 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
                           !m ? "NULL iommu" : !l2 ? "NULL tlb" : "gpu out of range");
     /* The IOMMU hears of the L2's victims as one listener among any the
      * host adds: neither disconnects the other. */
-    if (xlat_tlb_evict_listen(l2, xlat__iommu_l2_evicted, m) != XLAT_OK)
+    struct l2_listener *who = &m->listener[gpu];
+    if (xlat_tlb_evict_listen(l2, xlat__iommu_l2_evicted, who) != XLAT_OK)
         return xlat__fail(m->u.ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->u.name);
-    if (xlat__tlb_watch_gone(l2, l2_gone, m) != XLAT_OK) {
-        xlat_tlb_evict_unlisten(l2, xlat__iommu_l2_evicted, m);
+    if (xlat__tlb_watch_gone(l2, l2_gone, who) != XLAT_OK) {
+        xlat_tlb_evict_unlisten(l2, xlat__iommu_l2_evicted, who);
         return xlat__fail(m->u.ctx, XLAT_ERR_NOMEM, "iommu %s: out of memory", m->u.name);
     }
     if (m->l2[gpu])
         forget_l2(m, gpu);
+    for (uint32_t g = 0; g < m->cfg.gpus && !m->l2_aliased; g++)
+        m->l2_aliased = g != gpu && m->l2[g] == l2;
     m->l2[gpu] = l2;
     xlat__iommu_tlb_port(m, gpu, l2);
     return XLAT_OK;

@@ -37,6 +37,13 @@ struct iommu_victim {
     xlat_tlb_entry e;
 };
 
+/* The IOMMU as a listener of GPU gpu's L2 (its victims, its teardown):
+ * the GPU comes with the call, not from a search of every GPU's L2. */
+struct l2_listener {
+    struct xlat_iommu *iommu;
+    uint32_t gpu;
+};
+
 /* The default L2 port over an xlat_tlb (iommu_port.c). */
 struct tlb_port {
     struct xlat_iommu *iommu;
@@ -63,14 +70,17 @@ struct xlat_iommu {
     xlat_iommu_config cfg;              /* cfg.walk leads to `walk` */
     xlat_walker_config walk;            /* the IOMMU's own copy of the walkers' template */
     const struct incl_policy *incl;
-    void *incl_state;                   /* the policy's, incl->state_size bytes */
+    void *incl_state;                   /* the policy's (incl_state_bytes()) */
     struct incl_services services;      /* what the policy may ask of the IOMMU */
     xlat_tlb *tlb, *tlb2;
     xlat_walker *walker;
-    xlat_l2_port port[IOMMU_MAX_GPUS];  /* how each GPU's L2 is reached */
-    struct tlb_port tlb_port[IOMMU_MAX_GPUS]; /* the default ports' user */
+    /* Per GPU, cfg.gpus of each, sized at create: */
+    xlat_l2_port *port;                 /* how each GPU's L2 is reached */
+    struct tlb_port *tlb_port;          /* the default ports' user */
+    xlat_tlb **l2;                      /* TLBs attached by xlat_iommu_attach_l2() */
+    struct l2_listener *listener;       /* the IOMMU on each attached L2's lists */
+    bool l2_aliased;                    /* one TLB was attached for two GPUs (sticky) */
     struct xlat_pool probes;            /* default ports' probes on their way */
-    xlat_tlb *l2[IOMMU_MAX_GPUS];       /* TLBs attached by xlat_iommu_attach_l2() */
     uint32_t in_service;                /* requests not answered yet */
     bool records_short;                 /* a sender was refused for want of a record */
     uint64_t woke_at;                   /* cycle of the last wake of refused senders */
@@ -87,6 +97,10 @@ struct xlat_iommu {
     xlat_iommu_stats st;
     struct xlat__reg reg;
 };
+
+/* GPU gpu's attached L2 (`l2`, its listener's): gpu itself unless that TLB
+ * was attached for several GPUs, which answer as the lowest of them. */
+uint32_t xlat__iommu_l2_gpu(const struct xlat_iommu *m, uint32_t gpu, const xlat_tlb *l2);
 
 /* Victims and the IOMMU TLB (iommu_victim.c). */
 int xlat__iommu_victims_init(struct xlat_iommu *m);

@@ -17,14 +17,6 @@ int xlat__iommu_victims_init(struct xlat_iommu *m)
     return m->victims ? XLAT_OK : XLAT_ERR_NOMEM;
 }
 
-static int gpu_of(const struct xlat_iommu *m, const xlat_tlb *l2)
-{
-    for (uint32_t g = 0; g < m->cfg.gpus; g++)
-        if (m->l2[g] == l2)
-            return (int)g;
-    return -1;
-}
-
 /* Doubles the ring, keeping the order. Only outside an advance: a host
  * inserting into an L2 between ticks (a warm-up) may queue any number of
  * victims before the IOMMU hands them on at the next tick. */
@@ -65,11 +57,11 @@ int xlat__iommu_victim_push(struct xlat_iommu *m, uint32_t gpu, const xlat_tlb_e
 
 void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *victim)
 {
-    struct xlat_iommu *m = user;
-    int gpu = gpu_of(m, l2);
-    if (gpu < 0 || m->cfg.no_tlb) /* no IOMMU TLB: a victim has nowhere to go */
+    const struct l2_listener *who = user;
+    struct xlat_iommu *m = who->iommu;
+    if (m->cfg.no_tlb) /* no IOMMU TLB: a victim has nowhere to go */
         return;
-    xlat__iommu_victim_push(m, (uint32_t)gpu, victim);
+    xlat__iommu_victim_push(m, xlat__iommu_l2_gpu(m, who->gpu, l2), victim);
 }
 
 int xlat_iommu_l2_victim(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *victim)

@@ -29,7 +29,7 @@ struct exact_set {
 
 static size_t home_of(const struct exact_set *x, const struct tracker_key *k)
 {
-    return xlat__mix64(k->vpn ^ xlat__mix64(((uint64_t)k->pasid << 8) | k->shift)) & x->mask;
+    return k->hash & x->mask;
 }
 
 static bool same(const struct exact_slot *s, const struct tracker_key *k)
@@ -100,7 +100,8 @@ static bool exact_remove(void *set, const struct tracker_key *k)
     if (!x->slot[i].used)
         return false;
     for (size_t j = (i + 1) & x->mask; x->slot[j].used; j = (j + 1) & x->mask) {
-        struct tracker_key moved = {x->slot[j].pasid, x->slot[j].shift, x->slot[j].vpn};
+        struct tracker_key moved = xlat__tracker_key(x->slot[j].pasid, x->slot[j].shift,
+                                                     x->slot[j].vpn);
         if (!reachable_past(i, j, home_of(x, &moved))) {
             x->slot[i] = x->slot[j];
             i = j;

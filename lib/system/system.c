@@ -170,12 +170,47 @@ static int build_gpu(struct xlat_system *s, uint32_t g)
 
 static const struct xlat__reg_ops reg_ops;
 
+/* What the system keeps per GPU, for the GPUs it is configured with;
+ * allocated before any unit is made. */
+static int alloc_gpus(struct xlat_system *s)
+{
+    uint32_t n = s->cfg.gpus;
+    s->l1 = xlat__calloc(s->ctx, (size_t)n * s->cfg.cus, sizeof(*s->l1));
+    s->l2 = xlat__calloc(s->ctx, n, sizeof(*s->l2));
+    s->link = xlat__calloc(s->ctx, n, sizeof(*s->link));
+    s->ring = xlat__calloc(s->ctx, n, sizeof(*s->ring));
+    s->gmmu_walker = xlat__calloc(s->ctx, n, sizeof(*s->gmmu_walker));
+    s->gmmu = xlat__calloc(s->ctx, n, sizeof(*s->gmmu));
+    if (s->l1 && s->l2 && s->link && s->ring && s->gmmu_walker && s->gmmu)
+        return XLAT_OK;
+    return xlat__fail(s->ctx, XLAT_ERR_NOMEM, "system: out of memory");
+}
+
+static bool have_gpus(const struct xlat_system *s)
+{
+    return s->l1 && s->l2 && s->link && s->ring && s->gmmu_walker && s->gmmu;
+}
+
+static void free_gpus(struct xlat_system *s)
+{
+    uint32_t n = s->cfg.gpus;
+    xlat__free(s->ctx, s->l1, (size_t)n * s->cfg.cus * sizeof(*s->l1));
+    xlat__free(s->ctx, s->l2, n * sizeof(*s->l2));
+    xlat__free(s->ctx, s->link, n * sizeof(*s->link));
+    xlat__free(s->ctx, s->ring, n * sizeof(*s->ring));
+    xlat__free(s->ctx, s->gmmu_walker, n * sizeof(*s->gmmu_walker));
+    xlat__free(s->ctx, s->gmmu, n * sizeof(*s->gmmu));
+}
+
 static void system_free(struct xlat_system *s)
 {
     xlat__reg_remove(s->ctx, &s->reg);
     xlat_iommu_destroy(s->iommu); /* first: it gives the L2s their callbacks back */
-    for (uint32_t g = 0; g < s->cfg.gpus; g++) {
-        for (uint32_t c = 0; s->l1 && c < s->cfg.cus; c++)
+    /* Newest first, as they were made: a unit lets go of the one it missed
+     * into, which the registry then finds near its newest end, and the L1s
+     * of every GPU sharing GPU 0's L2 go before it. */
+    for (uint32_t g = s->cfg.gpus; have_gpus(s) && g-- > 0;) {
+        for (uint32_t c = s->cfg.cus; c-- > 0;)
             xlat_tlb_destroy(*l1_slot(s, g, c));
         xlat_tlb_destroy(s->l2[g]);
         xlat__ring_destroy(s, g);
@@ -184,7 +219,7 @@ static void system_free(struct xlat_system *s)
         xlat_link_destroy(s->link[g]);
     }
     xlat_fbarre_mesh_destroy(s->fbarre); /* after the L2s, which missed into it */
-    xlat__free(s->ctx, s->l1, (size_t)s->cfg.gpus * s->cfg.cus * sizeof(*s->l1));
+    free_gpus(s);
     xlat__free(s->ctx, s, sizeof(*s));
 }
 
@@ -299,9 +334,8 @@ static int make_fbarre_mesh(struct xlat_system *s)
 
 static int build(struct xlat_system *s)
 {
-    s->l1 = xlat__calloc(s->ctx, (size_t)s->cfg.gpus * s->cfg.cus, sizeof(*s->l1));
-    if (!s->l1)
-        return xlat__fail(s->ctx, XLAT_ERR_NOMEM, "system: out of memory");
+    if (alloc_gpus(s) != XLAT_OK)
+        return XLAT_ERR_NOMEM;
     xlat_iommu_config ic = s->tmpl.iommu;
     ic.gpus = s->cfg.gpus;
     int rc = xlat_iommu_create(s->ctx, &ic, &s->iommu);

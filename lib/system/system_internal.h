@@ -6,7 +6,8 @@
 #include "xlat/xlat.h"
 #include "delay.h"
 
-#define SYSTEM_MAX_GPUS 64
+/* An NVLink domain; what the system keeps per GPU is sized at create. */
+#define SYSTEM_MAX_GPUS 1024
 #define SYSTEM_MAX_CUS 1024
 
 /* The probing ring's stop in front of one GPU's link (least-TLB §5.5). */
@@ -33,11 +34,12 @@ struct xlat_system {
     xlat_system_config cfg;         /* its template pointers lead to tmpl */
     struct system_templates tmpl;
     xlat_tlb **l1;                  /* gpus x cus */
-    xlat_tlb *l2[SYSTEM_MAX_GPUS];
-    xlat_link *link[SYSTEM_MAX_GPUS];
-    struct ring_stop *ring[SYSTEM_MAX_GPUS];
-    xlat_walker *gmmu_walker[SYSTEM_MAX_GPUS];
-    xlat_gmmu *gmmu[SYSTEM_MAX_GPUS];
+    /* Per GPU, cfg.gpus of each (NULL where the GPU has none): */
+    xlat_tlb **l2;
+    xlat_link **link;
+    struct ring_stop **ring;
+    xlat_walker **gmmu_walker;
+    xlat_gmmu **gmmu;
     xlat_iommu *iommu;
     xlat_fbarre_mesh *fbarre;       /* with cfg.fbarre: every chiplet's unit and their links */
     xlat_system_stats st;
