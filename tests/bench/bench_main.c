@@ -19,7 +19,7 @@ static const bench_group groups[] = {
     {"tlb", bench_tlb},         {"timed", bench_timed},   {"cuckoo", bench_cuckoo},
     {"pagetable", bench_pagetable}, {"pwc", bench_pwc},   {"walker", bench_walker},
     {"reference", bench_reference}, {"gmmu", bench_gmmu}, {"system", bench_system},
-    {"mcm", bench_mcm},         {"sim", bench_sim},
+    {"mcm", bench_mcm},         {"sim", bench_sim},       {"event", bench_event},
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
