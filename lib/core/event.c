@@ -19,13 +19,15 @@ static void drop_ghosts(struct xlat_wheel *w);
 
 void xlat__wheel_init(struct xlat_wheel *w) { memset(w, 0, sizeof(*w)); }
 
-/* The four cache lines of the block read after this one. */
+/* The block read after this one. */
 static inline void prefetch_block(const struct xlat_event_block *b)
 {
     if (!b)
         return;
-    for (int line = 0; line < 4; line++)
-        __builtin_prefetch((const char *)b + 64 * line);
+    /* Two lines: the header and the first entries (the hardware brings
+     * the rest of a full block once they are read). */
+    __builtin_prefetch(b);
+    __builtin_prefetch((const char *)b + 64);
 }
 
 static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
@@ -34,21 +36,48 @@ static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
     w->free_blocks = b;
 }
 
-/* Adds `n` blocks in one chunk: the blocks already out stay where they are. */
+/* Adds `n` blocks in one chunk: the blocks already out stay where they
+ * are. What is left of the previous chunk goes to the free list. The
+ * chunk is not zeroed: a block is set up when a list takes it. */
 static int add_blocks(xlat_ctx *ctx, size_t n)
 {
     struct xlat_wheel *w = &ctx->wheel;
-    struct xlat_event_block *b = xlat__calloc(ctx, n + 1, sizeof(*b));
+    size_t bytes = (n + 1) * sizeof(struct xlat_event_block);
+    struct xlat_event_block *b = NULL;
+    if (n < SIZE_MAX / sizeof(*b) - 1)
+        b = ctx->alloc.alloc(ctx->alloc.user, bytes, 64);
     if (!b)
-        return XLAT_ERR_NOMEM;
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (%zu bytes of events)", bytes);
     struct xlat_event_chunk *chunk = (struct xlat_event_chunk *)b;
     chunk->next = w->chunks;
-    chunk->bytes = (n + 1) * sizeof(*b);
+    chunk->bytes = bytes;
     w->chunks = chunk;
-    for (size_t i = n; i > 0; i--) /* the lowest addresses go out first */
-        free_block(w, &b[i]);
+    while (w->carve != w->carve_end)
+        free_block(w, w->carve++);
+    w->carve = b + 1;
+    w->carve_end = b + 1 + n;
     w->blocks += n;
     return XLAT_OK;
+}
+
+struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
+                                         uint64_t cycle)
+{
+    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    struct xlat_event_block *fresh = xlat__wheel_take_block(w);
+    if (!fresh)
+        return NULL;
+    if (slot->list.tail) {
+        slot->list.tail->next = fresh;
+        if (cycle < slot->min_cycle)
+            slot->min_cycle = cycle;
+    } else { /* most often, in a sparse wheel */
+        slot->list.head = fresh;
+        slot->min_cycle = cycle;
+        w->occupied[level] |= 1ull << digit;
+    }
+    slot->list.tail = fresh;
+    return &fresh->ev[0];
 }
 
 /* Grows the pool to hold at least `capacity` entries however they spread. */
@@ -75,17 +104,15 @@ void xlat__wheel_release(xlat_ctx *ctx)
     xlat__free(ctx, w->owners, ((size_t)w->owner_mask + 1) * sizeof(*w->owners));
     w->owners = NULL;
     w->owner_mask = w->owner_count = 0;
-    w->free_blocks = NULL;
+    w->free_blocks = w->carve = w->carve_end = NULL;
     w->blocks = w->capacity = 0;
 }
 
-/* Makes room for `more` events beyond what is promised already. */
-static int ensure_room(xlat_ctx *ctx, size_t more)
+/* ensure_room's slow part: the pool must grow (or lose its ghosts). */
+static __attribute__((noinline)) int grow_room(xlat_ctx *ctx, size_t more)
 {
     struct xlat_wheel *w = &ctx->wheel;
     size_t need = w->reserved + w->host_pending + w->ghosts + more;
-    if (need <= w->capacity)
-        return XLAT_OK;
     /* Rather than grow for the room of destroyed units' events, drop them
      * now, when they are a fair share of the pool (so that the cost, a read
      * of every entry, stays a fraction of the events that made it). */
@@ -97,10 +124,21 @@ static int ensure_room(xlat_ctx *ctx, size_t more)
     }
     if (need >= UINT32_MAX)
         return XLAT_ERR_NOMEM;
-    size_t grown = w->capacity * 2;
+    /* Doubling while small; beyond 2^20 events a quarter more at a time,
+     * so that the pool stays within 5/4 of the peak it was grown for. */
+    size_t grown = w->capacity < (1u << 20) ? w->capacity * 2 : w->capacity + w->capacity / 4;
     if (grown < need || grown >= UINT32_MAX)
         grown = need;
     return xlat__wheel_reserve(ctx, (uint32_t)grown);
+}
+
+/* Makes room for `more` events beyond what is promised already. */
+static inline int ensure_room(xlat_ctx *ctx, size_t more)
+{
+    const struct xlat_wheel *w = &ctx->wheel;
+    if (w->reserved + w->host_pending + w->ghosts + more <= w->capacity)
+        return XLAT_OK;
+    return grow_room(ctx, more);
 }
 
 int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
@@ -334,12 +372,16 @@ static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
     struct xlat_event_block *b = slot->list.head;
     slot->list.head = slot->list.tail = NULL;
     w->occupied[level] &= ~(1ull << s);
+    int ghosts = w->ghosts != 0; /* none appear while re-filing */
+    if (b)
+        prefetch_block(b->next);
     while (b) {
         struct xlat_event_block *next = b->next;
-        prefetch_block(next);
+        if (next) /* two ahead: `next` came while `b` was read */
+            prefetch_block(next->next);
         for (uint32_t i = 0; i < b->count; i++) {
             const struct xlat_event *e = &b->ev[i];
-            if (__builtin_expect(w->ghosts != 0, 0) && is_ghost(w, e)) {
+            if (__builtin_expect(ghosts, 0) && is_ghost(w, e)) {
                 drop_ghost(w, e);
                 continue;
             }
@@ -363,6 +405,8 @@ static void move_to(struct xlat_wheel *w, uint64_t cycle)
     struct xlat_wheel_slot *due = &w->slot[0][s];
     w->ready = due->list;
     w->ready_pos = 0;
+    if (w->ready.head)
+        prefetch_block(w->ready.head->next);
     due->list.head = due->list.tail = NULL;
     w->occupied[0] &= ~(1ull << s);
 }

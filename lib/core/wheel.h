@@ -55,7 +55,7 @@ struct xlat_event_list {
 struct xlat_wheel_slot {
     struct xlat_event_list list;
     uint64_t min_cycle; /* earliest cycle in the slot (levels above 0) */
-};
+} __attribute__((aligned(32))); /* a slot's address is a shift away */
 
 /* A unit's place in the owner table: its pending events, with
  * XLAT_OWNER_DEAD once it is destroyed. Id 0 (the host's) marks a free
@@ -92,6 +92,10 @@ struct xlat_wheel {
     uint64_t occupied[XLAT_WHEEL_LEVELS];
     struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
     struct xlat_event_block *free_blocks;
+    /* Blocks of the newest chunk never used yet: taken in address order
+     * after the free ones, so that a chunk's memory is touched only as the
+     * events come (and its pages stay unmapped until then). */
+    struct xlat_event_block *carve, *carve_end;
     size_t capacity; /* entries the blocks are sure to hold (xlat__wheel_blocks_for) */
     size_t blocks;
     struct xlat_event_chunk *chunks;
@@ -100,8 +104,8 @@ struct xlat_wheel {
 /* The level of an event due at `cycle`, seen from `position`. */
 static inline unsigned xlat__wheel_level_of(uint64_t cycle, uint64_t position)
 {
-    uint64_t diff = cycle ^ position;
-    return diff ? (unsigned)(63 - __builtin_clzll(diff)) / XLAT_WHEEL_BITS : 0;
+    /* `| 1`: the same cycle is level 0, without a branch. */
+    return (unsigned)(63 - __builtin_clzll((cycle ^ position) | 1)) / XLAT_WHEEL_BITS;
 }
 
 static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
@@ -118,25 +122,42 @@ static inline size_t xlat__wheel_blocks_for(size_t entries)
     return entries / XLAT_EVENT_BLOCK + lists + 2;
 }
 
+/* A block for a list's tail, holding one entry (its first), or NULL. */
+static inline struct xlat_event_block *xlat__wheel_take_block(struct xlat_wheel *w)
+{
+    struct xlat_event_block *fresh = w->free_blocks;
+    if (fresh)
+        w->free_blocks = fresh->next;
+    else if (w->carve != w->carve_end)
+        fresh = w->carve++;
+    else
+        return NULL;
+    fresh->next = NULL;
+    fresh->count = 1;
+    return fresh;
+}
+
 /* A new entry at the end of `l`, or NULL when no block is free. */
 static inline struct xlat_event *xlat__list_append(struct xlat_wheel *w, struct xlat_event_list *l)
 {
     struct xlat_event_block *b = l->tail;
-    if (__builtin_expect(!b || b->count == XLAT_EVENT_BLOCK, 0)) {
-        struct xlat_event_block *fresh = w->free_blocks;
-        if (!fresh)
-            return NULL;
-        w->free_blocks = fresh->next;
-        fresh->next = NULL;
-        fresh->count = 0;
-        if (b)
-            b->next = fresh;
-        else
-            l->head = fresh;
-        l->tail = b = fresh;
-    }
-    return &b->ev[b->count++];
+    if (__builtin_expect(b && b->count < XLAT_EVENT_BLOCK, 1))
+        return &b->ev[b->count++];
+    struct xlat_event_block *fresh = xlat__wheel_take_block(w);
+    if (!fresh)
+        return NULL;
+    if (b)
+        b->next = fresh;
+    else
+        l->head = fresh;
+    l->tail = fresh;
+    return &fresh->ev[0];
 }
+
+/* The slow part of xlat__wheel_slot_entry: the slot's tail block is full
+ * or it has none (event.c). */
+struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
+                                         uint64_t cycle);
 
 /* A new entry in the slot `cycle` belongs to, seen from the wheel's
  * position; NULL when no block is free. Inline, as the rest of posting:
@@ -144,19 +165,14 @@ static inline struct xlat_event *xlat__list_append(struct xlat_wheel *w, struct 
 static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, uint64_t cycle)
 {
     unsigned level = xlat__wheel_level_of(cycle, w->position);
-    unsigned s = xlat__wheel_digit(cycle, level);
-    struct xlat_wheel_slot *slot = &w->slot[level][s];
-    int was_empty = slot->list.head == NULL;
-    struct xlat_event *e = xlat__list_append(w, &slot->list);
-    if (!e)
-        return NULL;
-    if (was_empty) {
+    unsigned digit = xlat__wheel_digit(cycle, level);
+    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    struct xlat_event_block *b = slot->list.tail;
+    if (__builtin_expect(!b || b->count == XLAT_EVENT_BLOCK, 0))
+        return xlat__wheel_slot_grow(w, level, digit, cycle);
+    if (cycle < slot->min_cycle)
         slot->min_cycle = cycle;
-        w->occupied[level] |= 1ull << s;
-    } else if (cycle < slot->min_cycle) {
-        slot->min_cycle = cycle;
-    }
-    return e;
+    return &b->ev[b->count++];
 }
 
 /* The place of unit `id` in the owner table, or the free place where it
