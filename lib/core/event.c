@@ -155,8 +155,9 @@ int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
         return xlat__fail(ctx, XLAT_ERR_NOMEM,
                           "xlat_schedule: cannot grow the event pool beyond %zu events",
                           w->capacity);
+    if (!xlat__wheel_post(w, ctx->now, ctx->now + delay, 0, fn, user)) /* the room was made */
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_schedule: no block free (a libxlat bug)");
     w->host_pending++;
-    xlat__wheel_post(w, ctx->now, ctx->now + delay, 0, fn, user);
     return XLAT_OK;
 }
 
