@@ -364,6 +364,24 @@ static void drop_all_ghosts(struct xlat_wheel *w)
 
 /* ---- moving and firing --------------------------------------------------- */
 
+/* In a sparse wheel most blocks hold one entry, bound for an empty slot:
+ * the block itself moves there (no copy, no block taken or given back).
+ * Returns 0 when `b` is not such a block. */
+static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
+{
+    uint64_t cycle = b->ev[0].cycle;
+    unsigned level = xlat__wheel_level_of(cycle, w->position);
+    unsigned digit = xlat__wheel_digit(cycle, level);
+    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    if (slot->list.head)
+        return 0;
+    b->next = NULL;
+    slot->list.head = slot->list.tail = b;
+    slot->min_cycle = cycle;
+    w->occupied[level] |= 1ull << digit;
+    return 1;
+}
+
 /* Files the entries of slot `s` of `level` (the position has moved into
  * it) at the levels below, in their order. Cannot run out of blocks: each
  * block read is given back before the next one is. */
@@ -380,6 +398,10 @@ static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
         struct xlat_event_block *next = b->next;
         if (next) /* two ahead: `next` came while `b` was read */
             prefetch_block(next->next);
+        if (b->count == 1 && !ghosts && move_alone(w, b)) {
+            b = next;
+            continue;
+        }
         for (uint32_t i = 0; i < b->count; i++) {
             const struct xlat_event *e = &b->ev[i];
             if (__builtin_expect(ghosts, 0) && is_ghost(w, e)) {
