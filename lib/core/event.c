@@ -174,6 +174,7 @@ static int owners_rehash(xlat_ctx *ctx, uint32_t places)
         return XLAT_ERR_NOMEM;
     w->owners = t;
     w->owner_mask = places - 1;
+    w->owner_shift = (uint32_t)__builtin_clz(places) + 1;
     for (uint32_t i = 0; i < old_places; i++)
         if (old[i].id)
             *xlat__owner_find(w, old[i].id) = old[i];
@@ -204,7 +205,7 @@ static void owner_forget(struct xlat_wheel *w, struct xlat_event_owner *o)
 {
     uint32_t mask = w->owner_mask, hole = (uint32_t)(o - w->owners);
     for (uint32_t j = (hole + 1) & mask; w->owners[j].id; j = (j + 1) & mask) {
-        uint32_t home = w->owners[j].id & mask;
+        uint32_t home = xlat__owner_home(w, w->owners[j].id);
         /* j stays when its home lies cyclically in (hole, j]. */
         if (((j - home) & mask) < ((j - hole) & mask))
             continue;
@@ -260,7 +261,7 @@ size_t xlat_pending_events(const xlat_ctx *ctx) { return ctx ? ctx->wheel.pendin
 
 static int is_ghost(const struct xlat_wheel *w, const struct xlat_event *e)
 {
-    return !e->fn || (e->owner && (xlat__owner_find(w, e->owner)->count & XLAT_OWNER_DEAD));
+    return !e->fn || (e->owner && (xlat__owner_of(w, e)->count & XLAT_OWNER_DEAD));
 }
 
 /* Forgets ghost `e`: its owner's count (a cancelled entry's was taken at
@@ -270,7 +271,7 @@ static void drop_ghost(struct xlat_wheel *w, const struct xlat_event *e)
     w->ghosts--;
     if (!e->fn)
         return;
-    struct xlat_event_owner *o = xlat__owner_find(w, e->owner);
+    struct xlat_event_owner *o = xlat__owner_of(w, e);
     if (--o->count == XLAT_OWNER_DEAD) /* its last one */
         owner_forget(w, o);
 }
@@ -472,7 +473,7 @@ static void fire_ready(struct xlat_wheel *w)
                 drop_ghost(w, &e);
                 continue;
             }
-            struct xlat_event_owner *o = xlat__owner_find(w, e.owner);
+            struct xlat_event_owner *o = xlat__owner_of(w, &e);
             if (__builtin_expect(o->count & XLAT_OWNER_DEAD, 0)) {
                 drop_ghost(w, &e);
                 continue;
@@ -538,7 +539,7 @@ static int keep(struct xlat_wheel *w, const struct xlat_event *e, const struct k
     if (e->owner == 0)
         w->host_pending--;
     else
-        xlat__owner_find(w, e->owner)->count--;
+        xlat__owner_of(w, e)->count--;
     w->pending--;
     return 0;
 }

@@ -40,6 +40,7 @@ struct xlat_event {
     void (*fn)(void *user); /* NULL: cancelled, waiting to be dropped */
     void *user;
     uint32_t owner; /* unit id of the poster; 0: the host (xlat_schedule) */
+    uint32_t place; /* the owner's place in the owner table when posted (a hint) */
 };
 
 struct xlat_event_block {
@@ -88,6 +89,7 @@ struct xlat_wheel {
      * most half full, grown only when a unit reserves its budget. */
     struct xlat_event_owner *owners;
     uint32_t owner_mask;
+    uint32_t owner_shift; /* 32 - log2(places): a multiplicative hash's */
     uint32_t owner_count;
     uint64_t occupied[XLAT_WHEEL_LEVELS];
     struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
@@ -175,14 +177,31 @@ static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, ui
     return &b->ev[b->count++];
 }
 
+/* Where unit `id` would sit in the owner table. Ids are dense but span
+ * more than the table (every object takes one, posting or not): id & mask
+ * would pile them up; a multiplicative hash spreads them. */
+static inline uint32_t xlat__owner_home(const struct xlat_wheel *w, uint32_t id)
+{
+    return (uint32_t)(id * 0x9E3779B1u) >> w->owner_shift;
+}
+
 /* The place of unit `id` in the owner table, or the free place where it
  * goes. */
 static inline struct xlat_event_owner *xlat__owner_find(const struct xlat_wheel *w, uint32_t id)
 {
-    uint32_t i = id & w->owner_mask;
+    uint32_t i = xlat__owner_home(w, id);
     while (w->owners[i].id != id && w->owners[i].id != 0)
         i = (i + 1) & w->owner_mask;
     return &w->owners[i];
+}
+
+/* The owner of entry `e`: at the place it was posted with, unless the
+ * table has moved it since (it grew, or a place before it was freed). */
+static inline struct xlat_event_owner *xlat__owner_of(const struct xlat_wheel *w,
+                                                      const struct xlat_event *e)
+{
+    struct xlat_event_owner *o = &w->owners[e->place];
+    return __builtin_expect(o->id == e->owner, 1) ? o : xlat__owner_find(w, e->owner);
 }
 
 /* Queues an event of `owner` at `cycle` (`now` + delay): due now goes to the
@@ -206,6 +225,7 @@ static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t 
             w->owner_count++;
         }
         o->count++;
+        e->place = (uint32_t)(o - w->owners);
     }
     return 1;
 }
