@@ -15,9 +15,15 @@
  * tail block of one of the 704 lists, which stays in cache. Blocks come from
  * chunks that are never moved or copied; the pool only grows.
  *
+ * Memory: the blocks promised for E events (units' budgets, the host's
+ * pending events, ghosts) are E/7 + min(E, 706) + 2 of 256 bytes: every
+ * non-empty list may end in a partial block. About 37 bytes an event in a
+ * big pool; a context starts with room for 64 (75 blocks, 19 KiB).
+ *
  * Cancelling is cheap: a destroyed unit's events are found by its id when
  * they come up (the owner table says the id is dead), not by a search; they
- * are "ghosts" until then, counted so the pool never promises their room.
+ * are "ghosts" until then, counted so the pool never promises their room,
+ * and dropped all at once rather than grown for when the pool runs short.
  */
 #ifndef XLAT_CORE_WHEEL_H
 #define XLAT_CORE_WHEEL_H
