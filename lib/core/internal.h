@@ -102,38 +102,17 @@ void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
 void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
                         void *user);
 
-/* Fills free node `i` and queues it: due now goes to the ready queue, later
- * to the wheel. */
-static inline void xlat__wheel_enqueue(xlat_ctx *ctx, uint32_t i, uint32_t owner,
-                                       uint64_t delay, xlat_event_fn fn, void *user)
-{
-    struct xlat_wheel *w = &ctx->wheel;
-    struct xlat_event *ev = &w->events[i];
-    ev->cycle = ctx->now + delay;
-    ev->fn = fn;
-    ev->user = user;
-    ev->owner = owner;
-    w->pending++;
-    if (delay == 0)
-        xlat__wheel_push_ready(w, i);
-    else
-        xlat__wheel_file(w, i);
-}
-
 static inline void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
                               void *user)
 {
-    uint32_t i = xlat__wheel_take(&ctx->wheel);
-    if (i == XLAT_WHEEL_NIL)
+    if (!xlat__wheel_post(&ctx->wheel, ctx->now, ctx->now + delay, owner, fn, user))
         xlat__post_overrun(ctx, owner, delay, fn, user);
-    else
-        xlat__wheel_enqueue(ctx, i, owner, delay, fn, user);
 }
 /* Nothing else is due in this cycle right now: an event posted with delay 0
  * from here would be the very next to run (so a unit may run it at once). */
 static inline int xlat__ready_empty(const xlat_ctx *ctx)
 {
-    return ctx->wheel.ready_head == XLAT_WHEEL_NIL;
+    return xlat__wheel_ready_empty(&ctx->wheel);
 }
 /* Posts that found the pool empty: a unit exceeded its budget (tests assert 0). */
 size_t xlat__events_overruns(const xlat_ctx *ctx);
