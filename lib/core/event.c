@@ -16,6 +16,7 @@ struct xlat_event_chunk {
 };
 
 static void drop_ghosts(struct xlat_wheel *w);
+static int owners_grow(xlat_ctx *ctx);
 
 void xlat__wheel_init(struct xlat_wheel *w) { memset(w, 0, sizeof(*w)); }
 
@@ -87,8 +88,16 @@ int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity)
     if (capacity <= w->capacity)
         return XLAT_OK;
     size_t blocks = xlat__wheel_blocks_for(capacity);
-    if (blocks > w->blocks && add_blocks(ctx, blocks - w->blocks) != XLAT_OK)
+    int rc = w->owners ? XLAT_OK : owners_grow(ctx);
+    if (rc != XLAT_OK)
+        rc = xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (the event owner table)");
+    else if (blocks > w->blocks)
+        rc = add_blocks(ctx, blocks - w->blocks);
+    if (rc != XLAT_OK) {
+        if (w->capacity == 0) /* the context's first reserve: it keeps nothing */
+            xlat__wheel_release(ctx);
         return XLAT_ERR_NOMEM;
+    }
     w->capacity = capacity;
     return XLAT_OK;
 }
@@ -101,9 +110,9 @@ void xlat__wheel_release(xlat_ctx *ctx)
         w->chunks = c->next;
         xlat__free(ctx, c, c->bytes);
     }
-    xlat__free(ctx, w->owners, ((size_t)w->owner_mask + 1) * sizeof(*w->owners));
+    xlat__free(ctx, w->owners, (size_t)w->owner_places * sizeof(*w->owners));
     w->owners = NULL;
-    w->owner_mask = w->owner_count = 0;
+    w->owner_places = w->owner_used = w->owner_free = w->owner_count = 0;
     w->free_blocks = w->carve = w->carve_end = NULL;
     w->blocks = w->capacity = 0;
 }
@@ -163,79 +172,65 @@ int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
 
 /* ---- the owner table ---------------------------------------------------- */
 
-/* Rebuilds the owner table with `places` places (a power of two). */
-static int owners_rehash(xlat_ctx *ctx, uint32_t places)
+/* Doubles the owner table (or makes its first XLAT_OWNER_MIN places, the
+ * host's first): events keep their places, only the array moves. */
+static int owners_grow(xlat_ctx *ctx)
 {
     struct xlat_wheel *w = &ctx->wheel;
-    struct xlat_event_owner *old = w->owners;
-    uint32_t old_places = old ? w->owner_mask + 1 : 0;
-    struct xlat_event_owner *t = xlat__calloc(ctx, places, sizeof(*t));
+    uint32_t places = w->owners ? w->owner_places * 2 : XLAT_OWNER_MIN;
+    if (places >= XLAT_OWNER_DEAD)
+        return XLAT_ERR_NOMEM;
+    uint32_t *t = xlat__calloc(ctx, places, sizeof(*t));
     if (!t)
         return XLAT_ERR_NOMEM;
+    if (w->owners) {
+        memcpy(t, w->owners, (size_t)w->owner_used * sizeof(*t));
+        xlat__free(ctx, w->owners, (size_t)w->owner_places * sizeof(*t));
+    } else {
+        w->owner_used = 1; /* place 0: the host */
+    }
     w->owners = t;
-    w->owner_mask = places - 1;
-    w->owner_shift = (uint32_t)__builtin_clz(places) + 1;
-    for (uint32_t i = 0; i < old_places; i++)
-        if (old[i].id)
-            *xlat__owner_find(w, old[i].id) = old[i];
-    xlat__free(ctx, old, (size_t)old_places * sizeof(*old));
+    w->owner_places = places;
     return XLAT_OK;
 }
 
-/* Room in the owner table for one more unit, at most half full. */
-static int owners_room(xlat_ctx *ctx)
+/* Place `p` is free again: its unit is gone with all its events. */
+static void owner_forget(struct xlat_wheel *w, uint32_t p)
 {
-    struct xlat_wheel *w = &ctx->wheel;
-    uint32_t places = w->owners ? w->owner_mask + 1 : XLAT_OWNER_MIN;
-    if (w->ghosts && places < 2 * ((size_t)w->owner_count + 2))
-        drop_ghosts(w); /* the dead units' places go with their events */
-    while (places < 2 * ((size_t)w->owner_count + 2)) {
-        if (places >= XLAT_OWNER_DEAD)
-            return XLAT_ERR_NOMEM;
-        places *= 2;
-    }
-    if (w->owners && places == w->owner_mask + 1)
-        return XLAT_OK;
-    return owners_rehash(ctx, places);
-}
-
-/* Takes place `o` out of the table; the places after it that would no
- * longer be found move back (linear probing's deletion). */
-static void owner_forget(struct xlat_wheel *w, struct xlat_event_owner *o)
-{
-    uint32_t mask = w->owner_mask, hole = (uint32_t)(o - w->owners);
-    for (uint32_t j = (hole + 1) & mask; w->owners[j].id; j = (j + 1) & mask) {
-        uint32_t home = xlat__owner_home(w, w->owners[j].id);
-        /* j stays when its home lies cyclically in (hole, j]. */
-        if (((j - home) & mask) < ((j - hole) & mask))
-            continue;
-        w->owners[hole] = w->owners[j];
-        hole = j;
-    }
-    w->owners[hole].id = 0;
-    w->owners[hole].count = 0;
+    w->owners[p] = w->owner_free;
+    w->owner_free = p;
     w->owner_count--;
 }
 
-/* A unit reserves in its create, right after it takes the newest id and
- * before it joins the registry (its last step): then its place in the
- * owner table is made now, so that its posts never grow anything. A unit
- * that reserves more later (the newest id is then a finished object's, on
- * the registry) has its place already. */
+int xlat__events_owner(xlat_ctx *ctx, uint32_t *place)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    int full = !w->owner_free && w->owner_used == w->owner_places;
+    /* Dead units' places go with their ghosts: drop them rather than grow,
+     * when they are a fair share (as grow_room does). */
+    if (full && w->ghosts && w->ghosts >= w->pending / 8) {
+        drop_ghosts(w);
+        full = !w->owner_free;
+    }
+    if (full && owners_grow(ctx) != XLAT_OK)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory for one more unit's events");
+    uint32_t p = w->owner_free;
+    if (p)
+        w->owner_free = w->owners[p];
+    else
+        p = w->owner_used++;
+    w->owners[p] = 0;
+    w->owner_count++;
+    *place = p;
+    return XLAT_OK;
+}
+
 int xlat__events_reserve(xlat_ctx *ctx, size_t n)
 {
     struct xlat_wheel *w = &ctx->wheel;
-    if (owners_room(ctx) != XLAT_OK || ensure_room(ctx, n) != XLAT_OK)
+    if (ensure_room(ctx, n) != XLAT_OK)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory for %zu more events", n);
     w->reserved += n;
-    uint32_t id = ctx->units;
-    if (id == 0 || (ctx->reg_tail && ctx->reg_tail->id == id))
-        return XLAT_OK;
-    struct xlat_event_owner *o = xlat__owner_find(w, id);
-    if (!o->id) {
-        o->id = id;
-        w->owner_count++;
-    }
     return XLAT_OK;
 }
 
@@ -261,7 +256,7 @@ size_t xlat_pending_events(const xlat_ctx *ctx) { return ctx ? ctx->wheel.pendin
 
 static int is_ghost(const struct xlat_wheel *w, const struct xlat_event *e)
 {
-    return !e->fn || (e->owner && (xlat__owner_of(w, e)->count & XLAT_OWNER_DEAD));
+    return !e->fn || (w->owners[e->owner] & XLAT_OWNER_DEAD);
 }
 
 /* Forgets ghost `e`: its owner's count (a cancelled entry's was taken at
@@ -271,9 +266,8 @@ static void drop_ghost(struct xlat_wheel *w, const struct xlat_event *e)
     w->ghosts--;
     if (!e->fn)
         return;
-    struct xlat_event_owner *o = xlat__owner_of(w, e);
-    if (--o->count == XLAT_OWNER_DEAD) /* its last one */
-        owner_forget(w, o);
+    if (--w->owners[e->owner] == XLAT_OWNER_DEAD) /* its last one */
+        owner_forget(w, e->owner);
 }
 
 /* The earliest cycle of a live entry of `l` from entry `from` of its head,
@@ -356,11 +350,11 @@ static void drop_all_ghosts(struct xlat_wheel *w)
     free_list(w, &w->ready);
     w->ready_pos = 0;
     w->ghosts = 0;
-    /* The dead units go with them (a place that moves back into the one
-     * just freed is looked at again). */
-    for (uint32_t i = 0; i <= w->owner_mask && w->owners; i++)
-        while (w->owners[i].count & XLAT_OWNER_DEAD)
-            owner_forget(w, &w->owners[i]);
+    /* The dead units go with them (a free place holds an index, never
+     * the dead mark). */
+    for (uint32_t p = 1; p < w->owner_used; p++)
+        if (w->owners[p] & XLAT_OWNER_DEAD)
+            owner_forget(w, p);
 }
 
 /* ---- moving and firing --------------------------------------------------- */
@@ -462,24 +456,14 @@ static void fire_ready(struct xlat_wheel *w)
     const struct xlat_event *next;
     while ((next = ready_next(w))) {
         struct xlat_event e = *next; /* a callback may post: the block is reused */
-        if (e.owner == 0) {
-            if (__builtin_expect(!e.fn, 0)) {
-                drop_ghost(w, &e);
-                continue;
-            }
-            w->host_pending--;
-        } else {
-            if (__builtin_expect(!e.fn, 0)) {
-                drop_ghost(w, &e);
-                continue;
-            }
-            struct xlat_event_owner *o = xlat__owner_of(w, &e);
-            if (__builtin_expect(o->count & XLAT_OWNER_DEAD, 0)) {
-                drop_ghost(w, &e);
-                continue;
-            }
-            o->count--;
+        uint32_t *count = &w->owners[e.owner];
+        if (__builtin_expect(!e.fn || (*count & XLAT_OWNER_DEAD), 0)) {
+            drop_ghost(w, &e);
+            continue;
         }
+        --*count;
+        if (__builtin_expect(e.owner == 0, 0))
+            w->host_pending--;
         w->pending--;
         e.fn(e.user); /* may post or cancel: `w` stays valid */
     }
@@ -536,10 +520,9 @@ static int keep(struct xlat_wheel *w, const struct xlat_event *e, const struct k
     }
     if (!t->match(t->match_user, e->fn, e->user))
         return 1;
+    w->owners[e->owner]--;
     if (e->owner == 0)
         w->host_pending--;
-    else
-        xlat__owner_of(w, e)->count--;
     w->pending--;
     return 0;
 }
@@ -618,34 +601,32 @@ static int match_none(void *match_user, xlat_event_fn fn, void *user)
 /* Every ghost leaves its list now. */
 static void drop_ghosts(struct xlat_wheel *w) { cancel_matching(w, match_none, NULL); }
 
-/* The unit's events become ghosts, found by its id when they come up: the
- * cost is its entries in the ready queue, not every pending event. Those
- * are cancelled at once, so that the ready queue's emptiness (which units
- * test) stays exact. */
+/* The unit's events become ghosts, found by their owner place when they
+ * come up: the cost is its entries in the ready queue, not every pending
+ * event. Those are cancelled at once, so that the ready queue's emptiness
+ * (which units test) stays exact. */
 void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner)
 {
     struct xlat_wheel *w = &ctx->wheel;
-    if (owner == 0 || !w->owners)
+    if (owner == 0)
         return;
-    struct xlat_event_owner *o = xlat__owner_find(w, owner);
-    if (!o->id)
-        return;
+    uint32_t *count = &w->owners[owner];
     uint32_t from = w->ready_pos;
-    for (struct xlat_event_block *b = w->ready.head; b && o->count; b = b->next, from = 0)
+    for (struct xlat_event_block *b = w->ready.head; b && *count; b = b->next, from = 0)
         for (uint32_t i = from; i < b->count; i++) {
             struct xlat_event *e = &b->ev[i];
             if (e->owner != owner || !e->fn)
                 continue;
             e->fn = NULL;
-            o->count--;
+            --*count;
             w->pending--;
             w->ghosts++;
         }
-    if (o->count == 0) {
-        owner_forget(w, o);
+    if (*count == 0) {
+        owner_forget(w, owner);
         return;
     }
-    w->pending -= o->count;
-    w->ghosts += o->count;
-    o->count |= XLAT_OWNER_DEAD;
+    w->pending -= *count;
+    w->ghosts += *count;
+    *count |= XLAT_OWNER_DEAD;
 }

@@ -96,9 +96,13 @@ static inline int xlat__is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 /* Event budgets. A unit reserves at create the most events it can have
  * pending at once (XLAT_ERR_NOMEM, with a message, if the pool cannot grow)
  * and gives them back at destroy; xlat__post then never fails: it is the
- * units' own schedule, tagged with the poster's id. */
+ * units' own schedule, tagged with the poster's owner place. */
 int xlat__events_reserve(xlat_ctx *ctx, size_t n);
 void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
+/* A unit's place in the owner table (never 0, the host's), taken at its
+ * create and given back by xlat__cancel_owner: the `owner` its events
+ * carry. XLAT_ERR_NOMEM with a message. */
+int xlat__events_owner(xlat_ctx *ctx, uint32_t *place);
 void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
                         void *user);
 
@@ -116,7 +120,8 @@ static inline int xlat__ready_empty(const xlat_ctx *ctx)
 }
 /* Posts that found the pool empty: a unit exceeded its budget (tests assert 0). */
 size_t xlat__events_overruns(const xlat_ctx *ctx);
-/* Drops the pending events posted by unit `owner` (not 0). */
+/* Drops the pending events posted by owner place `owner` and frees the
+ * place (0: nothing to do). */
 void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner);
 
 /* Drops the pending events that `match` selects (for a unit's destroy). */

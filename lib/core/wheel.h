@@ -20,10 +20,17 @@
  * non-empty list may end in a partial block. About 37 bytes an event in a
  * big pool; a context starts with room for 64 (75 blocks, 19 KiB).
  *
- * Cancelling is cheap: a destroyed unit's events are found by its id when
- * they come up (the owner table says the id is dead), not by a search; they
- * are "ghosts" until then, counted so the pool never promises their room,
- * and dropped all at once rather than grown for when the pool runs short.
+ * Cancelling is cheap: a destroyed unit's events are found by their owner
+ * when they come up (the owner table says it is dead), not by a search;
+ * they are "ghosts" until then, counted so the pool never promises their
+ * room, and dropped all at once rather than grown for when the pool runs
+ * short.
+ *
+ * The owner table is a dense array of pending counts, one place per unit,
+ * handed out at the unit's create (xlat__events_owner) and kept in the
+ * unit: an event carries its owner's place, so that posting and firing
+ * each touch its count directly, without a search. Place 0 is the host's.
+ * A destroyed unit's place stays taken while its ghosts remain.
  */
 #ifndef XLAT_CORE_WHEEL_H
 #define XLAT_CORE_WHEEL_H
@@ -45,8 +52,7 @@ struct xlat_event {
     uint64_t cycle;
     void (*fn)(void *user); /* NULL: cancelled, waiting to be dropped */
     void *user;
-    uint32_t owner; /* unit id of the poster; 0: the host (xlat_schedule) */
-    uint32_t place; /* the owner's place in the owner table when posted (a hint) */
+    uint32_t owner; /* the poster's place in the owner table; 0: the host (xlat_schedule) */
 };
 
 struct xlat_event_block {
@@ -63,14 +69,6 @@ struct xlat_wheel_slot {
     struct xlat_event_list list;
     uint64_t min_cycle; /* earliest cycle in the slot (levels above 0) */
 } __attribute__((aligned(32))); /* a slot's address is a shift away */
-
-/* A unit's place in the owner table: its pending events, with
- * XLAT_OWNER_DEAD once it is destroyed. Id 0 (the host's) marks a free
- * place. */
-struct xlat_event_owner {
-    uint32_t id;
-    uint32_t count;
-};
 
 struct xlat_event_chunk; /* an allocation of blocks (event.c) */
 
@@ -91,12 +89,14 @@ struct xlat_wheel {
     size_t reserved;
     size_t host_pending;
     size_t overruns; /* posts beyond a unit's budget (a bug; tests watch it) */
-    /* The units with events (or a budget), by id: open addressing, at
-     * most half full, grown only when a unit reserves its budget. */
-    struct xlat_event_owner *owners;
-    uint32_t owner_mask;
-    uint32_t owner_shift; /* 32 - log2(places): a multiplicative hash's */
-    uint32_t owner_count;
+    /* The owner table: by place, a unit's pending events, with
+     * XLAT_OWNER_DEAD once it is destroyed; a free place holds the next
+     * free one (0: none). Grown only when a unit is created. */
+    uint32_t *owners;
+    uint32_t owner_places; /* allocated */
+    uint32_t owner_used;   /* places handed out at least once (place 0 included) */
+    uint32_t owner_free;   /* the first free place, or 0 */
+    uint32_t owner_count;  /* units holding a place, dead ones included */
     uint64_t occupied[XLAT_WHEEL_LEVELS];
     struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
     struct xlat_event_block *free_blocks;
@@ -183,34 +183,7 @@ static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, ui
     return &b->ev[b->count++];
 }
 
-/* Where unit `id` would sit in the owner table. Ids are dense but span
- * more than the table (every object takes one, posting or not): id & mask
- * would pile them up; a multiplicative hash spreads them. */
-static inline uint32_t xlat__owner_home(const struct xlat_wheel *w, uint32_t id)
-{
-    return (uint32_t)(id * 0x9E3779B1u) >> w->owner_shift;
-}
-
-/* The place of unit `id` in the owner table, or the free place where it
- * goes. */
-static inline struct xlat_event_owner *xlat__owner_find(const struct xlat_wheel *w, uint32_t id)
-{
-    uint32_t i = xlat__owner_home(w, id);
-    while (w->owners[i].id != id && w->owners[i].id != 0)
-        i = (i + 1) & w->owner_mask;
-    return &w->owners[i];
-}
-
-/* The owner of entry `e`: at the place it was posted with, unless the
- * table has moved it since (it grew, or a place before it was freed). */
-static inline struct xlat_event_owner *xlat__owner_of(const struct xlat_wheel *w,
-                                                      const struct xlat_event *e)
-{
-    struct xlat_event_owner *o = &w->owners[e->place];
-    return __builtin_expect(o->id == e->owner, 1) ? o : xlat__owner_find(w, e->owner);
-}
-
-/* Queues an event of `owner` at `cycle` (`now` + delay): due now goes to the
+/* Queues an event of owner place `owner` at `cycle` (`now` + delay): due now goes to the
  * ready queue, later to the wheel. 0 when no block is free. */
 static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t cycle,
                                    uint32_t owner, void (*fn)(void *), void *user)
@@ -224,15 +197,7 @@ static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t 
     e->user = user;
     e->owner = owner;
     w->pending++;
-    if (owner) {
-        struct xlat_event_owner *o = xlat__owner_find(w, owner);
-        if (__builtin_expect(o->id == 0, 0)) { /* its reserve put it there, always so far */
-            o->id = owner;
-            w->owner_count++;
-        }
-        o->count++;
-        e->place = (uint32_t)(o - w->owners);
-    }
+    w->owners[owner]++;
     return 1;
 }
 
