@@ -429,43 +429,39 @@ static void move_to(struct xlat_wheel *w, uint64_t cycle)
     w->occupied[0] &= ~(1ull << s);
 }
 
-/* The next entry of the ready queue, or NULL when it is empty (its blocks
- * are then all free). */
-static const struct xlat_event *ready_next(struct xlat_wheel *w)
-{
-    struct xlat_event_block *b = w->ready.head;
-    while (b && w->ready_pos == b->count) {
-        struct xlat_event_block *next = b->next;
-        free_block(w, b);
-        w->ready.head = b = next;
-        w->ready_pos = 0;
-        if (next)
-            prefetch_block(next->next);
-    }
-    if (!b) {
-        w->ready.tail = NULL;
-        return NULL;
-    }
-    return &b->ev[w->ready_pos++];
-}
-
 /* Fires the ready queue, including what the callbacks post for this same
- * cycle (they append to it). */
+ * cycle (they append to it): block by block, re-reading the count of the
+ * one being fired, which a callback may fill further. A block is given
+ * back once fired, so that the ready queue ends empty. */
 static void fire_ready(struct xlat_wheel *w)
 {
-    const struct xlat_event *next;
-    while ((next = ready_next(w))) {
-        struct xlat_event e = *next; /* a callback may post: the block is reused */
-        uint32_t *count = &w->owners[e.owner];
-        if (__builtin_expect(!e.fn || (*count & XLAT_OWNER_DEAD), 0)) {
-            drop_ghost(w, &e);
-            continue;
+    struct xlat_event_block *b;
+    while ((b = w->ready.head)) {
+        while (w->ready_pos < b->count) {
+            /* A callback may post: read the entry before it runs. */
+            const struct xlat_event *e = &b->ev[w->ready_pos++];
+            void (*fn)(void *) = e->fn;
+            void *user = e->user;
+            uint32_t owner = e->owner;
+            uint32_t *count = &w->owners[owner];
+            if (__builtin_expect(!fn || (*count & XLAT_OWNER_DEAD), 0)) {
+                drop_ghost(w, e);
+                continue;
+            }
+            --*count;
+            if (__builtin_expect(owner == 0, 0))
+                w->host_pending--;
+            w->pending--;
+            fn(user); /* may post or cancel: `w` stays valid */
         }
-        --*count;
-        if (__builtin_expect(e.owner == 0, 0))
-            w->host_pending--;
-        w->pending--;
-        e.fn(e.user); /* may post or cancel: `w` stays valid */
+        struct xlat_event_block *next = b->next;
+        w->ready.head = next;
+        w->ready_pos = 0;
+        if (next) /* two ahead: `next` came while `b` was fired */
+            prefetch_block(next->next);
+        else
+            w->ready.tail = NULL;
+        free_block(w, b);
     }
 }
 

@@ -176,6 +176,16 @@ static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, ui
     unsigned digit = xlat__wheel_digit(cycle, level);
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
     struct xlat_event_block *b = slot->list.tail;
+    struct xlat_event_block *fresh = w->free_blocks;
+    if (!b && fresh) { /* an empty slot: most posts, when few events are pending */
+        w->free_blocks = fresh->next;
+        fresh->next = NULL;
+        fresh->count = 1;
+        slot->list.head = slot->list.tail = fresh;
+        slot->min_cycle = cycle;
+        w->occupied[level] |= 1ull << digit;
+        return &fresh->ev[0];
+    }
     if (__builtin_expect(!b || b->count == XLAT_EVENT_BLOCK, 0))
         return xlat__wheel_slot_grow(w, level, digit, cycle);
     if (cycle < slot->min_cycle)
