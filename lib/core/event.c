@@ -256,18 +256,16 @@ size_t xlat_pending_events(const xlat_ctx *ctx) { return ctx ? ctx->wheel.pendin
 
 static int is_ghost(const struct xlat_wheel *w, const struct xlat_event *e)
 {
-    return !e->fn || (w->owners[e->owner] & XLAT_OWNER_DEAD);
+    return (w->owners[e->owner] & XLAT_OWNER_DEAD) != 0;
 }
 
-/* Forgets ghost `e`: its owner's count (a cancelled entry's was taken at
- * cancel time) and the room it held. */
-static void drop_ghost(struct xlat_wheel *w, const struct xlat_event *e)
+/* Forgets a ghost of owner place `owner`: the room it held, and the place
+ * with its last one. */
+static void drop_ghost(struct xlat_wheel *w, uint32_t owner)
 {
     w->ghosts--;
-    if (!e->fn)
-        return;
-    if (--w->owners[e->owner] == XLAT_OWNER_DEAD) /* its last one */
-        owner_forget(w, e->owner);
+    if (--w->owners[owner] == XLAT_OWNER_DEAD)
+        owner_forget(w, owner);
 }
 
 /* The earliest cycle of a live entry of `l` from entry `from` of its head,
@@ -400,7 +398,7 @@ static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
         for (uint32_t i = 0; i < b->count; i++) {
             const struct xlat_event *e = &b->ev[i];
             if (__builtin_expect(ghosts, 0) && is_ghost(w, e)) {
-                drop_ghost(w, e);
+                drop_ghost(w, e->owner);
                 continue;
             }
             *xlat__wheel_slot_entry(w, e->cycle) = *e;
@@ -423,45 +421,48 @@ static void move_to(struct xlat_wheel *w, uint64_t cycle)
     struct xlat_wheel_slot *due = &w->slot[0][s];
     w->ready = due->list;
     w->ready_pos = 0;
-    if (w->ready.head)
+    if (w->ready.head != w->ready.tail)
         prefetch_block(w->ready.head->next);
     due->list.head = due->list.tail = NULL;
     w->occupied[0] &= ~(1ull << s);
 }
 
 /* Fires the ready queue, including what the callbacks post for this same
- * cycle (they append to it): block by block, re-reading the count of the
- * one being fired, which a callback may fill further. A block is given
- * back once fired, so that the ready queue ends empty. */
+ * cycle (they append to it). The head block always has an entry still to
+ * run: the one that runs last leaves before its callback is called (which
+ * may then reuse it). The head is read again after every callback, which
+ * may have cancelled entries and so freed blocks. */
 static void fire_ready(struct xlat_wheel *w)
 {
     struct xlat_event_block *b;
     while ((b = w->ready.head)) {
-        while (w->ready_pos < b->count) {
-            /* A callback may post: read the entry before it runs. */
-            const struct xlat_event *e = &b->ev[w->ready_pos++];
-            void (*fn)(void *) = e->fn;
-            void *user = e->user;
-            uint32_t owner = e->owner;
-            uint32_t *count = &w->owners[owner];
-            if (__builtin_expect(!fn || (*count & XLAT_OWNER_DEAD), 0)) {
-                drop_ghost(w, e);
-                continue;
-            }
-            --*count;
-            if (__builtin_expect(owner == 0, 0))
-                w->host_pending--;
-            w->pending--;
-            fn(user); /* may post or cancel: `w` stays valid */
+        uint32_t pos = w->ready_pos;
+        const struct xlat_event *e = &b->ev[pos];
+        void (*fn)(void *) = e->fn;
+        void *user = e->user;
+        uint32_t owner = e->owner;
+        if (pos + 1 < b->count) {
+            w->ready_pos = pos + 1;
+        } else {
+            struct xlat_event_block *next = b->next;
+            w->ready.head = next;
+            w->ready_pos = 0;
+            if (!next)
+                w->ready.tail = NULL;
+            else if (next->next) /* two ahead: `next` came while `b` was fired */
+                prefetch_block(next->next);
+            free_block(w, b);
         }
-        struct xlat_event_block *next = b->next;
-        w->ready.head = next;
-        w->ready_pos = 0;
-        if (next) /* two ahead: `next` came while `b` was fired */
-            prefetch_block(next->next);
-        else
-            w->ready.tail = NULL;
-        free_block(w, b);
+        uint32_t *count = &w->owners[owner];
+        if (__builtin_expect(*count & XLAT_OWNER_DEAD, 0)) {
+            drop_ghost(w, owner);
+            continue;
+        }
+        --*count;
+        if (__builtin_expect(owner == 0, 0))
+            w->host_pending--;
+        w->pending--;
+        fn(user); /* may post or cancel: `w` stays valid */
     }
 }
 
@@ -481,17 +482,16 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
     ctx->in_advance = 1;
     for (;;) {
         fire_ready(w); /* what is due at ctx->now */
-        if (w->pending == 0) {
-            if (w->ghosts)
-                drop_all_ghosts(w);
+        if (w->pending == 0)
             break;
-        }
         uint64_t next = wheel_next(w);
         if (next > target)
             break;
         move_to(w, next);
         ctx->now = next;
     }
+    if (w->pending == 0 && w->ghosts)
+        drop_all_ghosts(w);
     ctx->now = target;
     ctx->in_advance = 0;
     return XLAT_OK;
@@ -511,7 +511,7 @@ struct keep_test {
 static int keep(struct xlat_wheel *w, const struct xlat_event *e, const struct keep_test *t)
 {
     if (is_ghost(w, e)) {
-        drop_ghost(w, e);
+        drop_ghost(w, e->owner);
         return 0;
     }
     if (!t->match(t->match_user, e->fn, e->user))
@@ -598,26 +598,14 @@ static int match_none(void *match_user, xlat_event_fn fn, void *user)
 static void drop_ghosts(struct xlat_wheel *w) { cancel_matching(w, match_none, NULL); }
 
 /* The unit's events become ghosts, found by their owner place when they
- * come up: the cost is its entries in the ready queue, not every pending
- * event. Those are cancelled at once, so that the ready queue's emptiness
- * (which units test) stays exact. */
+ * come up (those in the ready queue too, which xlat__wheel_ready_empty
+ * passes): the cost does not depend on how many events are pending. */
 void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner)
 {
     struct xlat_wheel *w = &ctx->wheel;
     if (owner == 0)
         return;
     uint32_t *count = &w->owners[owner];
-    uint32_t from = w->ready_pos;
-    for (struct xlat_event_block *b = w->ready.head; b && *count; b = b->next, from = 0)
-        for (uint32_t i = from; i < b->count; i++) {
-            struct xlat_event *e = &b->ev[i];
-            if (e->owner != owner || !e->fn)
-                continue;
-            e->fn = NULL;
-            --*count;
-            w->pending--;
-            w->ghosts++;
-        }
     if (*count == 0) {
         owner_forget(w, owner);
         return;

@@ -50,7 +50,7 @@
 
 struct xlat_event {
     uint64_t cycle;
-    void (*fn)(void *user); /* NULL: cancelled, waiting to be dropped */
+    void (*fn)(void *user);
     void *user;
     uint32_t owner; /* the poster's place in the owner table; 0: the host (xlat_schedule) */
 };
