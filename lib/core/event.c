@@ -363,8 +363,8 @@ static void drop_all_ghosts(struct xlat_wheel *w)
 static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
 {
     uint64_t cycle = b->ev[0].cycle;
-    unsigned level = xlat__wheel_level_of(cycle, w->position);
-    unsigned digit = xlat__wheel_digit(cycle, level);
+    unsigned place = xlat__wheel_place(cycle, w->position);
+    unsigned level = place / XLAT_WHEEL_SLOTS, digit = place % XLAT_WHEEL_SLOTS;
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
     if (slot->list.head)
         return 0;
@@ -413,10 +413,12 @@ static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
  * `cycle` leave the wheel as the ready queue (empty: it was just fired). */
 static void move_to(struct xlat_wheel *w, uint64_t cycle)
 {
-    unsigned level = xlat__wheel_level_of(cycle, w->position);
-    w->position = cycle;
-    if (level > 0)
+    if ((cycle ^ w->position) >= XLAT_WHEEL_SLOTS) { /* a digit above level 0 changes */
+        unsigned level = xlat__wheel_level_of(cycle, w->position);
+        w->position = cycle;
         refile(w, level, xlat__wheel_digit(cycle, level));
+    }
+    w->position = cycle;
     unsigned s = xlat__wheel_digit(cycle, 0);
     struct xlat_wheel_slot *due = &w->slot[0][s];
     w->ready = due->list;
@@ -453,12 +455,13 @@ static void fire_ready(struct xlat_wheel *w)
                 prefetch_block(next->next);
             free_block(w, b);
         }
-        uint32_t *count = &w->owners[owner];
-        if (__builtin_expect(*count & XLAT_OWNER_DEAD, 0)) {
-            drop_ghost(w, owner);
+        uint32_t left = --w->owners[owner];
+        if (__builtin_expect(left & XLAT_OWNER_DEAD, 0)) { /* a ghost: drop_ghost's work */
+            w->ghosts--;
+            if (left == XLAT_OWNER_DEAD)
+                owner_forget(w, owner);
             continue;
         }
-        --*count;
         if (__builtin_expect(owner == 0, 0))
             w->host_pending--;
         w->pending--;

@@ -121,6 +121,18 @@ static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
     return (unsigned)(cycle >> (level * XLAT_WHEEL_BITS)) & (XLAT_WHEEL_SLOTS - 1);
 }
 
+/* Where an event due at `cycle` goes, seen from `position`: its level
+ * times XLAT_WHEEL_SLOTS plus its digit there. Most events are due within
+ * the position's span of level 0 (a unit's latency of a few cycles): one
+ * test finds them. */
+static inline unsigned xlat__wheel_place(uint64_t cycle, uint64_t position)
+{
+    if (__builtin_expect((cycle ^ position) < XLAT_WHEEL_SLOTS, 1))
+        return (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1);
+    unsigned level = xlat__wheel_level_of(cycle, position);
+    return level * XLAT_WHEEL_SLOTS + xlat__wheel_digit(cycle, level);
+}
+
 /* Blocks that hold `entries` pending entries however they spread: every
  * non-empty list has one partial block at most, the ready queue's head
  * and a slot being re-filed one more each. */
@@ -172,8 +184,8 @@ struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, u
  * every unit posts on its hot path, from other files than the engine's. */
 static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, uint64_t cycle)
 {
-    unsigned level = xlat__wheel_level_of(cycle, w->position);
-    unsigned digit = xlat__wheel_digit(cycle, level);
+    unsigned place = xlat__wheel_place(cycle, w->position);
+    unsigned level = place / XLAT_WHEEL_SLOTS, digit = place % XLAT_WHEEL_SLOTS;
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
     struct xlat_event_block *b = slot->list.tail;
     struct xlat_event_block *fresh = w->free_blocks;
