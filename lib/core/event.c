@@ -322,9 +322,9 @@ uint64_t xlat_next_event(const xlat_ctx *ctx)
     if (!ctx || ctx->wheel.pending == 0)
         return XLAT_NEVER;
     const struct xlat_wheel *w = &ctx->wheel;
-    if (!xlat__wheel_ready_empty(w))
-        return ctx->now;
-    return w->ghosts ? wheel_next_live(w) : wheel_next(w);
+    if (__builtin_expect(w->ghosts != 0, 0))
+        return xlat__wheel_ready_live(w) ? ctx->now : wheel_next_live(w);
+    return w->ready.head ? ctx->now : wheel_next(w); /* a head block has an entry to run */
 }
 
 static void free_list(struct xlat_wheel *w, struct xlat_event_list *l)
@@ -363,8 +363,8 @@ static void drop_all_ghosts(struct xlat_wheel *w)
 static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
 {
     uint64_t cycle = b->ev[0].cycle;
-    unsigned place = xlat__wheel_place(cycle, w->position);
-    unsigned level = place / XLAT_WHEEL_SLOTS, digit = place % XLAT_WHEEL_SLOTS;
+    unsigned level = xlat__wheel_level_of(cycle, w->position);
+    unsigned digit = xlat__wheel_digit(cycle, level);
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
     if (slot->list.head)
         return 0;
@@ -423,8 +423,6 @@ static void move_to(struct xlat_wheel *w, uint64_t cycle)
     struct xlat_wheel_slot *due = &w->slot[0][s];
     w->ready = due->list;
     w->ready_pos = 0;
-    if (w->ready.head != w->ready.tail)
-        prefetch_block(w->ready.head->next);
     due->list.head = due->list.tail = NULL;
     w->occupied[0] &= ~(1ull << s);
 }

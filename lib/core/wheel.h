@@ -79,7 +79,8 @@ struct xlat_wheel {
     /* The ready queue: events due at the current cycle, in the order they
      * were posted. A delay-0 post appends here without touching the wheel;
      * when the clock reaches a cycle, that cycle's slot becomes the queue.
-     * The first `ready_pos` entries of its head block have run. */
+     * The first `ready_pos` entries of its head block have run, and never
+     * all of them: a block leaves as its last entry runs. */
     struct xlat_event_list ready;
     uint32_t ready_pos;
     /* Capacity promised to units (their event budgets, reserved at create),
@@ -119,18 +120,6 @@ static inline unsigned xlat__wheel_level_of(uint64_t cycle, uint64_t position)
 static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
 {
     return (unsigned)(cycle >> (level * XLAT_WHEEL_BITS)) & (XLAT_WHEEL_SLOTS - 1);
-}
-
-/* Where an event due at `cycle` goes, seen from `position`: its level
- * times XLAT_WHEEL_SLOTS plus its digit there. Most events are due within
- * the position's span of level 0 (a unit's latency of a few cycles): one
- * test finds them. */
-static inline unsigned xlat__wheel_place(uint64_t cycle, uint64_t position)
-{
-    if (__builtin_expect((cycle ^ position) < XLAT_WHEEL_SLOTS, 1))
-        return (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1);
-    unsigned level = xlat__wheel_level_of(cycle, position);
-    return level * XLAT_WHEEL_SLOTS + xlat__wheel_digit(cycle, level);
 }
 
 /* Blocks that hold `entries` pending entries however they spread: every
@@ -179,13 +168,11 @@ static inline struct xlat_event *xlat__list_append(struct xlat_wheel *w, struct 
 struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
                                          uint64_t cycle);
 
-/* A new entry in the slot `cycle` belongs to, seen from the wheel's
- * position; NULL when no block is free. Inline, as the rest of posting:
- * every unit posts on its hot path, from other files than the engine's. */
-static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, uint64_t cycle)
+/* A new entry in slot `digit` of `level`, for an event due at `cycle`;
+ * NULL when no block is free. */
+static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w, unsigned level,
+                                                           unsigned digit, uint64_t cycle)
 {
-    unsigned place = xlat__wheel_place(cycle, w->position);
-    unsigned level = place / XLAT_WHEEL_SLOTS, digit = place % XLAT_WHEEL_SLOTS;
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
     struct xlat_event_block *b = slot->list.tail;
     struct xlat_event_block *fresh = w->free_blocks;
@@ -203,6 +190,19 @@ static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, ui
     if (cycle < slot->min_cycle)
         slot->min_cycle = cycle;
     return &b->ev[b->count++];
+}
+
+/* A new entry in the slot `cycle` belongs to, seen from the wheel's
+ * position; NULL when no block is free. Inline, as the rest of posting:
+ * every unit posts on its hot path, from other files than the engine's.
+ * Most events are due within the position's span of level 0 (a unit's
+ * latency of a few cycles): one test finds their slot. */
+static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, uint64_t cycle)
+{
+    if (__builtin_expect((cycle ^ w->position) < XLAT_WHEEL_SLOTS, 1))
+        return xlat__wheel_slot_entry_at(w, 0, (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1), cycle);
+    unsigned level = xlat__wheel_level_of(cycle, w->position);
+    return xlat__wheel_slot_entry_at(w, level, xlat__wheel_digit(cycle, level), cycle);
 }
 
 /* Queues an event of owner place `owner` at `cycle` (`now` + delay): due now goes to the
@@ -228,8 +228,7 @@ int xlat__wheel_ready_live(const struct xlat_wheel *w);
 
 static inline int xlat__wheel_ready_empty(const struct xlat_wheel *w)
 {
-    const struct xlat_event_block *b = w->ready.head;
-    if (!b || (b == w->ready.tail && w->ready_pos == b->count))
+    if (!w->ready.head) /* else its head block has an entry to run */
         return 1;
     return w->ghosts && !xlat__wheel_ready_live(w);
 }
