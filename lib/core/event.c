@@ -236,8 +236,8 @@ int xlat__events_reserve(xlat_ctx *ctx, size_t n)
 
 void xlat__events_unreserve(xlat_ctx *ctx, size_t n) { ctx->wheel.reserved -= n; }
 
-void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
-                        void *user)
+static void post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
+                         void *user)
 {
     /* A unit posted beyond the budget it reserved: a libxlat bug that the
      * tests watch for. Growing keeps the event rather than lose it. */
@@ -246,6 +246,12 @@ void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_even
     if (add_blocks(ctx, w->blocks) != XLAT_OK)
         return;
     xlat__wheel_post(w, ctx->now, ctx->now + delay, owner, fn, user);
+}
+
+void xlat__post_slow(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user)
+{
+    if (!xlat__wheel_post(&ctx->wheel, ctx->now, ctx->now + delay, owner, fn, user))
+        post_overrun(ctx, owner, delay, fn, user);
 }
 
 size_t xlat__events_overruns(const xlat_ctx *ctx) { return ctx->wheel.overruns; }

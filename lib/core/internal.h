@@ -103,14 +103,25 @@ void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
  * create and given back by xlat__cancel_owner: the `owner` its events
  * carry. XLAT_ERR_NOMEM with a message. */
 int xlat__events_owner(xlat_ctx *ctx, uint32_t *place);
-void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
-                        void *user);
+/* xlat__post's slow part: a list that needs a block, a slot above level 0. */
+void xlat__post_slow(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user);
 
 static inline void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
                               void *user)
 {
-    if (!xlat__wheel_post(&ctx->wheel, ctx->now, ctx->now + delay, owner, fn, user))
-        xlat__post_overrun(ctx, owner, delay, fn, user);
+    struct xlat_wheel *w = &ctx->wheel;
+    uint64_t cycle = ctx->now + delay;
+    struct xlat_event *e = xlat__wheel_quick_entry(w, ctx->now, cycle);
+    if (__builtin_expect(!e, 0)) {
+        xlat__post_slow(ctx, owner, delay, fn, user);
+        return;
+    }
+    e->cycle = cycle;
+    e->fn = fn;
+    e->user = user;
+    e->owner = owner;
+    w->pending++;
+    w->owners[owner]++;
 }
 /* Nothing else is due in this cycle right now: an event posted with delay 0
  * from here would be the very next to run (so a unit may run it at once). */

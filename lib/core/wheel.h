@@ -223,6 +223,37 @@ static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t 
     return 1;
 }
 
+/* A new entry for an event due at `cycle` when one is at hand: in the
+ * ready queue or a slot of level 0 (most posts: a unit's latency of a few
+ * cycles), in its tail block if it has room or in a free block if the list
+ * is empty. NULL otherwise, and xlat__wheel_post does the rest: the units'
+ * inline posts then hold nothing across a call. A slot's min_cycle is not
+ * kept at level 0, where all its events are due at one cycle. */
+static inline struct xlat_event *xlat__wheel_quick_entry(struct xlat_wheel *w, uint64_t now,
+                                                         uint64_t cycle)
+{
+    struct xlat_event_list *l = &w->ready;
+    uint64_t bit = 0; /* in the occupied mask of level 0 */
+    if (cycle != now) {
+        if (__builtin_expect((cycle ^ w->position) >= XLAT_WHEEL_SLOTS, 0))
+            return NULL;
+        l = &w->slot[0][cycle & (XLAT_WHEEL_SLOTS - 1)].list;
+        bit = 1ull << (cycle & (XLAT_WHEEL_SLOTS - 1));
+    }
+    struct xlat_event_block *b = l->tail;
+    if (b)
+        return b->count < XLAT_EVENT_BLOCK ? &b->ev[b->count++] : NULL;
+    b = w->free_blocks;
+    if (!b)
+        return NULL;
+    w->free_blocks = b->next;
+    b->next = NULL;
+    b->count = 1;
+    l->head = l->tail = b;
+    w->occupied[0] |= bit;
+    return &b->ev[0];
+}
+
 /* Some event of the ready queue is still to run (the slow part: ghosts). */
 int xlat__wheel_ready_live(const struct xlat_wheel *w);
 
