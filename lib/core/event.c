@@ -442,13 +442,13 @@ static void fire_ready(struct xlat_wheel *w)
 {
     struct xlat_event_block *b;
     while ((b = w->ready.head)) {
-        uint32_t pos = w->ready_pos;
-        const struct xlat_event *e = &b->ev[pos];
+        uint32_t pos = w->ready_pos + 1; /* of the entry after this one */
+        const struct xlat_event *e = &b->ev[pos - 1];
         void (*fn)(void *) = e->fn;
         void *user = e->user;
         uint32_t owner = e->owner;
-        if (pos + 1 < b->count) {
-            w->ready_pos = pos + 1;
+        if (pos < b->count) {
+            w->ready_pos = pos;
         } else {
             struct xlat_event_block *next = b->next;
             w->ready.head = next;
