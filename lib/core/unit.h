@@ -2,8 +2,9 @@
  * The one skeleton every timed unit is built on: its context, name and
  * integer id, its clock, its pool of in-flight records, the senders waiting
  * for room, and the events it reserved at create. Events a unit posts carry
- * its owner place, so destroy cancels exactly its own; their delays are in the unit's
- * own cycles, converted to the context's in one place (xlat__unit_due).
+ * its owner place, so destroy cancels exactly its own; their delays are in
+ * the unit's own cycles, converted to the context's in one place
+ * (xlat__unit_due).
  *
  * The rule it serves (doc/composition.md): everything a unit can need inside
  * tick is reserved when it is created, so posting an event, taking a record
