@@ -1,6 +1,8 @@
 /* The event engine: order, same-cycle rules, idle time, growth, allocation. */
 #include "testutil.h"
 
+#include "unit.h"
+
 #define MAX_LOG 4096
 
 typedef struct fired_event {
@@ -224,6 +226,7 @@ START_TEST(random_schedule_matches_reference)
 END_TEST
 
 static void count_fire(void *user) { (*(uint64_t *)user)++; }
+static void count_fire_noop(void *user) { (void)user; }
 
 START_TEST(pool_grows_geometrically_then_stops_allocating)
 {
@@ -282,6 +285,232 @@ START_TEST(destroy_with_pending_events)
 }
 END_TEST
 
+
+/* ---- blocks, ghosts and cancelling --------------------------------------- */
+
+/* Events of one cycle come from a far level (re-filed down through every
+ * level between), from a near one, from the ready queue; many enough to
+ * span several blocks of every list. They fire in the order scheduled. */
+static int order_next;
+static void in_order(void *user)
+{
+    ck_assert_int_eq((int)(intptr_t)user, order_next);
+    order_next++;
+}
+
+static void post_more_now(void *user)
+{
+    int base = (int)(intptr_t)user;
+    in_order(user);
+    for (int i = 1; i <= 20; i++)
+        ck_assert_int_eq(xlat_schedule(g.ctx, 0, in_order, (void *)(intptr_t)(base + i)), XLAT_OK);
+}
+
+START_TEST(same_cycle_order_across_levels_and_blocks)
+{
+    const uint64_t due = (1ull << 20) + 12345;
+    int tag = 0;
+    order_next = 0;
+    for (int i = 0; i < 50; i++) /* level 3, with other cycles between them */
+        for (uint64_t d = due - 2; d <= due + 2; d++)
+            ck_assert_int_eq(xlat_schedule(g.ctx, d, d == due ? in_order : count_fire_noop,
+                                           d == due ? (void *)(intptr_t)tag++ : NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_advance(g.ctx, due - 3000), XLAT_OK); /* levels 2, 1 re-filed */
+    for (int i = 0; i < 50; i++)
+        ck_assert_int_eq(xlat_schedule(g.ctx, 3000, in_order, (void *)(intptr_t)tag++), XLAT_OK);
+    ck_assert_int_eq(xlat_advance(g.ctx, 2990), XLAT_OK);
+    for (int i = 0; i < 49; i++)
+        ck_assert_int_eq(xlat_schedule(g.ctx, 10, in_order, (void *)(intptr_t)tag++), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 10, post_more_now, (void *)(intptr_t)tag), XLAT_OK);
+    tag += 21;
+    ck_assert_uint_eq(xlat_next_event(g.ctx), due - 2);
+    ck_assert_int_eq(xlat_advance(g.ctx, 20), XLAT_OK);
+    ck_assert_int_eq(order_next, tag);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 0);
+}
+END_TEST
+
+/* A bare unit on the skeleton, posting its own events. */
+static struct xlat__unit *bare_unit(xlat_ctx *ctx, size_t events)
+{
+    static struct xlat__unit units[8];
+    static int next;
+    struct xlat__unit *u = &units[next++ % 8];
+    struct xlat__unit_spec spec = {.kind = "bare", .req_size = 16, .reqs = 1, .events = events};
+    ck_assert_int_eq(xlat__unit_init(u, ctx, &spec), XLAT_OK);
+    return u;
+}
+
+static void must_not_fire(void *user)
+{
+    (void)user;
+    ck_abort_msg("a destroyed unit's event fired");
+}
+
+START_TEST(destroyed_unit_events_never_fire)
+{
+    struct xlat__unit *u = bare_unit(g.ctx, 100);
+    for (uint64_t i = 0; i < 100; i++) /* every level, and the ready queue */
+        xlat__unit_post(u, i == 0 ? 0 : 1ull << (i % 40), must_not_fire, NULL);
+    xlat_schedule(g.ctx, 1ull << 30, record, (void *)7);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 101);
+    xlat__unit_fini(u);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 1);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), 1ull << 30); /* the ghosts before it are passed */
+    ck_assert_int_eq(xlat_advance(g.ctx, (1ull << 40) + 1), XLAT_OK);
+    ck_assert_int_eq(g.n, 1);
+    ck_assert_uint_eq(g.log[0].cycle, 1ull << 30);
+    ck_assert_uint_eq(g.ctx->wheel.ghosts, 0);
+    ck_assert_uint_eq(xlat__events_overruns(g.ctx), 0);
+}
+END_TEST
+
+static int answers;
+static void count_answer(void *user, const xlat_resp *r)
+{
+    (void)user;
+    (void)r;
+    answers++;
+}
+
+/* A unit destroyed from inside a callback: its answer, queued for this
+ * very cycle, does not come; the ready queue is empty again for the
+ * units still there. */
+static xlat_fixed *doomed;
+static void destroy_doomed(void *user)
+{
+    (void)user;
+    ck_assert(!xlat__ready_empty(g.ctx));
+    ck_assert_int_eq(xlat_fixed_destroy(doomed), XLAT_OK);
+    ck_assert(xlat__ready_empty(g.ctx));
+}
+
+START_TEST(unit_destroyed_in_callback_answers_nothing)
+{
+    xlat_fixed_config fc;
+    xlat_fixed_config_init(&fc);
+    fc.latency = 0;
+    ck_assert_int_eq(xlat_fixed_create(g.ctx, &fc, &doomed), XLAT_OK);
+    answers = 0;
+    xlat_req req = {.id = 1, .vaddr = 0x1000, .pasid = 1};
+    ck_assert_int_eq(xlat_schedule(g.ctx, 0, destroy_doomed, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_fixed_translate(doomed, &req, count_answer, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_advance(g.ctx, 10), XLAT_OK);
+    ck_assert_int_eq(answers, 0);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 0);
+}
+END_TEST
+
+/* Units created and destroyed with events pending, without time passing:
+ * their budgets come back, their ghosts are counted, and the pool does not
+ * grow for them round after round. */
+START_TEST(pool_accounting_after_cancel)
+{
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    xlat_ctx *ctx = test_ctx(3, &ca);
+    size_t reserved = ctx->wheel.reserved, live = 0, capacity = 0;
+    for (int round = 0; round < 2000; round++) {
+        struct xlat__unit *u = bare_unit(ctx, 40);
+        for (uint64_t i = 0; i < 40; i++)
+            xlat__unit_post(u, 1 + i * 977, must_not_fire, NULL);
+        ck_assert_uint_eq(xlat_pending_events(ctx), 40);
+        xlat__unit_fini(u);
+        ck_assert_uint_eq(xlat_pending_events(ctx), 0);
+        ck_assert_uint_eq(ctx->wheel.reserved, reserved);
+        ck_assert_uint_le(ctx->wheel.ghosts + ctx->wheel.reserved, ctx->wheel.capacity);
+        if (round == 10) {
+            live = ca.live_bytes;
+            capacity = ctx->wheel.capacity;
+        }
+    }
+    /* Ghosts are dropped rather than grown for. */
+    ck_assert_uint_eq(ca.live_bytes, live);
+    ck_assert_uint_eq(ctx->wheel.capacity, capacity);
+    ck_assert_uint_le(ctx->wheel.owner_count, 2);
+    ck_assert_int_eq(xlat_advance(ctx, 1u << 20), XLAT_OK);
+    ck_assert_uint_eq(ctx->wheel.ghosts, 0);
+    ck_assert_uint_eq(ctx->wheel.owner_count, 0);
+    xlat_ctx_destroy(ctx);
+    ck_assert_uint_eq(ca.live_bytes, 0);
+}
+END_TEST
+
+/* The pool's promise holds however the events spread: a unit posts its
+ * whole budget, each event alone in a slot of its own at every level,
+ * into a pool the host filled to the brim, from inside advance: nothing
+ * overruns and nothing is allocated. */
+static struct xlat__unit *spreader;
+static void spread(void *user)
+{
+    (void)user;
+    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS - 1; level++)
+        for (uint64_t digit = 1; digit < XLAT_WHEEL_SLOTS; digit++)
+            xlat__unit_post(spreader, digit << (level * XLAT_WHEEL_BITS), count_fire, user);
+}
+
+START_TEST(no_allocation_in_tick_at_the_worst_spread)
+{
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    xlat_ctx *ctx = test_ctx(3, &ca);
+    size_t budget = (XLAT_WHEEL_LEVELS - 1) * (XLAT_WHEEL_SLOTS - 1) + 1;
+    uint64_t fired = 0;
+    spreader = bare_unit(ctx, budget);
+    xlat__unit_post(spreader, 1, spread, &fired);
+    uint64_t fillers = 0;
+    while (ctx->wheel.reserved + ctx->wheel.host_pending < ctx->wheel.capacity) {
+        ck_assert_int_eq(xlat_schedule(ctx, 5 + fillers % 3000, count_fire_noop, NULL), XLAT_OK);
+        fillers++;
+    }
+    size_t allocs = ca.allocs;
+    ck_assert_int_eq(xlat_advance(ctx, 1), XLAT_OK);
+    ck_assert_uint_eq(xlat_pending_events(ctx), budget - 1 + fillers);
+    ck_assert_int_eq(xlat_advance(ctx, 1ull << 61), XLAT_OK); /* every level re-filed */
+    ck_assert_uint_eq(fired, budget - 1);
+    ck_assert_uint_eq(ca.allocs, allocs);
+    ck_assert_uint_eq(xlat__events_overruns(ctx), 0);
+    ck_assert_uint_eq(xlat_pending_events(ctx), 0);
+    xlat__unit_fini(spreader);
+    xlat_ctx_destroy(ctx);
+    ck_assert_uint_eq(ca.live_bytes, 0);
+}
+END_TEST
+
+/* Cancelling by function keeps the others in their order. */
+static int selected(void *match_user, xlat_event_fn fn, void *user)
+{
+    return fn == in_order && ((intptr_t)user % 3) == (intptr_t)match_user;
+}
+
+static uint64_t order_cycle;
+static void in_order_skipping(void *user)
+{
+    int tag = (int)(intptr_t)user;
+    if (xlat_now(g.ctx) != order_cycle) { /* a new cycle: its own order */
+        order_cycle = xlat_now(g.ctx);
+        order_next = -1;
+    }
+    ck_assert_int_ne(tag % 3, 1);
+    ck_assert_int_gt(tag, order_next);
+    order_next = tag;
+}
+
+START_TEST(cancel_by_function_keeps_order)
+{
+    order_next = -1;
+    order_cycle = 0;
+    for (int i = 0; i < 300; i++)
+        xlat_schedule(g.ctx, (uint64_t)(i % 2) * 100 + 50, i % 3 == 1 ? in_order : in_order_skipping,
+                      (void *)(intptr_t)i);
+    xlat__cancel_events(g.ctx, selected, (void *)(intptr_t)1);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 200);
+    ck_assert_int_eq(xlat_advance(g.ctx, 100), XLAT_OK); /* the even ones, at 50 */
+    ck_assert_int_eq(xlat_advance(g.ctx, 100), XLAT_OK);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 0);
+}
+END_TEST
+
 Suite *event_suite(void)
 {
     Suite *s = suite_create("event");
@@ -298,5 +527,13 @@ Suite *event_suite(void)
     tcase_add_test(tc, pool_grows_geometrically_then_stops_allocating);
     tcase_add_test(tc, schedule_failure_is_nomem_and_changes_nothing);
     tcase_add_test(tc, destroy_with_pending_events);
+    tc = test_case(s, "cancel");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, same_cycle_order_across_levels_and_blocks);
+    tcase_add_test(tc, destroyed_unit_events_never_fire);
+    tcase_add_test(tc, unit_destroyed_in_callback_answers_nothing);
+    tcase_add_test(tc, pool_accounting_after_cancel);
+    tcase_add_test(tc, no_allocation_in_tick_at_the_worst_spread);
+    tcase_add_test(tc, cancel_by_function_keeps_order);
     return s;
 }

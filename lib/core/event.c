@@ -1,37 +1,103 @@
 /* The event engine: a hierarchical timing wheel (see wheel.h). */
 #include "internal.h"
+#include "registry.h"
 
 void xlat__wheel_init(struct xlat_wheel *w);
 int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
 void xlat__wheel_release(xlat_ctx *ctx);
 
-void xlat__wheel_init(struct xlat_wheel *w)
+_Static_assert(sizeof(struct xlat_event) == 32, "an entry is half a cache line");
+_Static_assert(sizeof(struct xlat_event_block) == 256, "a block is four cache lines");
+
+/* One allocation of blocks; its header takes the first block's room. */
+struct xlat_event_chunk {
+    struct xlat_event_chunk *next;
+    size_t bytes;
+};
+
+static void drop_ghosts(struct xlat_wheel *w);
+static int owners_grow(xlat_ctx *ctx);
+
+void xlat__wheel_init(struct xlat_wheel *w) { memset(w, 0, sizeof(*w)); }
+
+/* The block read after this one. */
+static inline void prefetch_block(const struct xlat_event_block *b)
 {
-    memset(w, 0, sizeof(*w));
-    for (unsigned l = 0; l < XLAT_WHEEL_LEVELS; l++)
-        for (unsigned s = 0; s < XLAT_WHEEL_SLOTS; s++)
-            w->slot[l][s].head = w->slot[l][s].tail = XLAT_WHEEL_NIL;
-    w->free_list = XLAT_WHEEL_NIL;
-    w->ready_head = w->ready_tail = XLAT_WHEEL_NIL;
+    if (!b)
+        return;
+    /* Two lines: the header and the first entries (the hardware brings
+     * the rest of a full block once they are read). */
+    __builtin_prefetch(b);
+    __builtin_prefetch((const char *)b + 64);
 }
 
-/* Grows the node pool to at least `capacity`; node indices stay valid. */
+static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
+{
+    b->next = w->free_blocks;
+    w->free_blocks = b;
+}
+
+/* Adds `n` blocks in one chunk: the blocks already out stay where they
+ * are. What is left of the previous chunk goes to the free list. The
+ * chunk is not zeroed: a block is set up when a list takes it. */
+static int add_blocks(xlat_ctx *ctx, size_t n)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    size_t bytes = (n + 1) * sizeof(struct xlat_event_block);
+    struct xlat_event_block *b = NULL;
+    if (n < SIZE_MAX / sizeof(*b) - 1)
+        b = ctx->alloc.alloc(ctx->alloc.user, bytes, 64);
+    if (!b)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (%zu bytes of events)", bytes);
+    struct xlat_event_chunk *chunk = (struct xlat_event_chunk *)b;
+    chunk->next = w->chunks;
+    chunk->bytes = bytes;
+    w->chunks = chunk;
+    while (w->carve != w->carve_end)
+        free_block(w, w->carve++);
+    w->carve = b + 1;
+    w->carve_end = b + 1 + n;
+    w->blocks += n;
+    return XLAT_OK;
+}
+
+struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
+                                         uint64_t cycle)
+{
+    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    struct xlat_event_block *fresh = xlat__wheel_take_block(w);
+    if (!fresh)
+        return NULL;
+    if (slot->list.tail) {
+        slot->list.tail->next = fresh;
+        if (cycle < slot->min_cycle)
+            slot->min_cycle = cycle;
+    } else { /* most often, in a sparse wheel */
+        slot->list.head = fresh;
+        slot->min_cycle = cycle;
+        w->occupied[level] |= 1ull << digit;
+    }
+    slot->list.tail = fresh;
+    return &fresh->ev[0];
+}
+
+/* Grows the pool to hold at least `capacity` entries however they spread. */
 int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity)
 {
     struct xlat_wheel *w = &ctx->wheel;
     if (capacity <= w->capacity)
         return XLAT_OK;
-    struct xlat_event *ev = xlat__calloc(ctx, capacity, sizeof(*ev));
-    if (!ev)
+    size_t blocks = xlat__wheel_blocks_for(capacity);
+    int rc = w->owners ? XLAT_OK : owners_grow(ctx);
+    if (rc != XLAT_OK)
+        rc = xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (the event owner table)");
+    else if (blocks > w->blocks)
+        rc = add_blocks(ctx, blocks - w->blocks);
+    if (rc != XLAT_OK) {
+        if (w->capacity == 0) /* the context's first reserve: it keeps nothing */
+            xlat__wheel_release(ctx);
         return XLAT_ERR_NOMEM;
-    if (w->events)
-        memcpy(ev, w->events, (size_t)w->capacity * sizeof(*ev));
-    xlat__free(ctx, w->events, (size_t)w->capacity * sizeof(*ev));
-    for (uint32_t i = capacity; i-- > w->capacity;) {
-        ev[i].next = w->free_list;
-        w->free_list = i;
     }
-    w->events = ev;
     w->capacity = capacity;
     return XLAT_OK;
 }
@@ -39,24 +105,49 @@ int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity)
 void xlat__wheel_release(xlat_ctx *ctx)
 {
     struct xlat_wheel *w = &ctx->wheel;
-    xlat__free(ctx, w->events, (size_t)w->capacity * sizeof(*w->events));
-    w->events = NULL;
-    w->capacity = 0;
+    while (w->chunks) {
+        struct xlat_event_chunk *c = w->chunks;
+        w->chunks = c->next;
+        xlat__free(ctx, c, c->bytes);
+    }
+    xlat__free(ctx, w->owners, (size_t)w->owner_places * sizeof(*w->owners));
+    w->owners = NULL;
+    w->owner_places = w->owner_used = w->owner_free = w->owner_count = 0;
+    w->free_blocks = w->carve = w->carve_end = NULL;
+    w->blocks = w->capacity = 0;
+}
+
+/* ensure_room's slow part: the pool must grow (or lose its ghosts). */
+static __attribute__((noinline)) int grow_room(xlat_ctx *ctx, size_t more)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    size_t need = w->reserved + w->host_pending + w->ghosts + more;
+    /* Rather than grow for the room of destroyed units' events, drop them
+     * now, when they are a fair share of the pool (so that the cost, a read
+     * of every entry, stays a fraction of the events that made it). */
+    if (w->ghosts && w->ghosts >= w->pending / 8) {
+        drop_ghosts(w);
+        need = w->reserved + w->host_pending + more;
+        if (need <= w->capacity)
+            return XLAT_OK;
+    }
+    if (need >= UINT32_MAX)
+        return XLAT_ERR_NOMEM;
+    /* Doubling while small; beyond 2^20 events a quarter more at a time,
+     * so that the pool stays within 5/4 of the peak it was grown for. */
+    size_t grown = w->capacity < (1u << 20) ? w->capacity * 2 : w->capacity + w->capacity / 4;
+    if (grown < need || grown >= UINT32_MAX)
+        grown = need;
+    return xlat__wheel_reserve(ctx, (uint32_t)grown);
 }
 
 /* Makes room for `more` events beyond what is promised already. */
-static int ensure_room(xlat_ctx *ctx, size_t more)
+static inline int ensure_room(xlat_ctx *ctx, size_t more)
 {
-    struct xlat_wheel *w = &ctx->wheel;
-    size_t need = w->reserved + w->host_pending + more;
-    if (need <= w->capacity)
+    const struct xlat_wheel *w = &ctx->wheel;
+    if (w->reserved + w->host_pending + w->ghosts + more <= w->capacity)
         return XLAT_OK;
-    if (need >= XLAT_WHEEL_NIL)
-        return XLAT_ERR_NOMEM;
-    size_t grown = (size_t)w->capacity * 2;
-    if (grown < need || grown >= XLAT_WHEEL_NIL)
-        grown = need;
-    return xlat__wheel_reserve(ctx, (uint32_t)grown);
+    return grow_room(ctx, more);
 }
 
 int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
@@ -71,44 +162,140 @@ int xlat_schedule(xlat_ctx *ctx, uint64_t delay, xlat_event_fn fn, void *user)
     /* The host's events never eat into what the units were promised. */
     if (ensure_room(ctx, 1) != XLAT_OK)
         return xlat__fail(ctx, XLAT_ERR_NOMEM,
-                          "xlat_schedule: cannot grow the event pool beyond %u events",
+                          "xlat_schedule: cannot grow the event pool beyond %zu events",
                           w->capacity);
+    if (!xlat__wheel_post(w, ctx->now, ctx->now + delay, 0, fn, user)) /* the room was made */
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_schedule: no block free (a libxlat bug)");
     w->host_pending++;
-    xlat__wheel_enqueue(ctx, xlat__wheel_take(w), 0, delay, fn, user);
+    return XLAT_OK;
+}
+
+/* ---- the owner table ---------------------------------------------------- */
+
+/* Doubles the owner table (or makes its first XLAT_OWNER_MIN places, the
+ * host's first): events keep their places, only the array moves. */
+static int owners_grow(xlat_ctx *ctx)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    uint32_t places = w->owners ? w->owner_places * 2 : XLAT_OWNER_MIN;
+    if (places >= XLAT_OWNER_DEAD)
+        return XLAT_ERR_NOMEM;
+    uint32_t *t = xlat__calloc(ctx, places, sizeof(*t));
+    if (!t)
+        return XLAT_ERR_NOMEM;
+    if (w->owners) {
+        memcpy(t, w->owners, (size_t)w->owner_used * sizeof(*t));
+        xlat__free(ctx, w->owners, (size_t)w->owner_places * sizeof(*t));
+    } else {
+        w->owner_used = 1; /* place 0: the host */
+    }
+    w->owners = t;
+    w->owner_places = places;
+    return XLAT_OK;
+}
+
+/* Place `p` is free again: its unit is gone with all its events. */
+static void owner_forget(struct xlat_wheel *w, uint32_t p)
+{
+    w->owners[p] = w->owner_free;
+    w->owner_free = p;
+    w->owner_count--;
+}
+
+int xlat__events_owner(xlat_ctx *ctx, uint32_t *place)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    int full = !w->owner_free && w->owner_used == w->owner_places;
+    /* Dead units' places go with their ghosts: drop them rather than grow,
+     * when they are a fair share (as grow_room does). */
+    if (full && w->ghosts && w->ghosts >= w->pending / 8) {
+        drop_ghosts(w);
+        full = !w->owner_free;
+    }
+    if (full && owners_grow(ctx) != XLAT_OK)
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory for one more unit's events");
+    uint32_t p = w->owner_free;
+    if (p)
+        w->owner_free = w->owners[p];
+    else
+        p = w->owner_used++;
+    w->owners[p] = 0;
+    w->owner_count++;
+    *place = p;
     return XLAT_OK;
 }
 
 int xlat__events_reserve(xlat_ctx *ctx, size_t n)
 {
+    struct xlat_wheel *w = &ctx->wheel;
     if (ensure_room(ctx, n) != XLAT_OK)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory for %zu more events", n);
-    ctx->wheel.reserved += n;
+    w->reserved += n;
     return XLAT_OK;
 }
 
 void xlat__events_unreserve(xlat_ctx *ctx, size_t n) { ctx->wheel.reserved -= n; }
 
-void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
-                        void *user)
+static void post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
+                         void *user)
 {
     /* A unit posted beyond the budget it reserved: a libxlat bug that the
      * tests watch for. Growing keeps the event rather than lose it. */
     struct xlat_wheel *w = &ctx->wheel;
     w->overruns++;
-    if (xlat__wheel_reserve(ctx, w->capacity * 2) != XLAT_OK)
+    if (add_blocks(ctx, w->blocks) != XLAT_OK)
         return;
-    xlat__wheel_enqueue(ctx, xlat__wheel_take(w), owner, delay, fn, user);
+    xlat__wheel_post(w, ctx->now, ctx->now + delay, owner, fn, user);
+}
+
+void xlat__post_slow(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user)
+{
+    if (!xlat__wheel_post(&ctx->wheel, ctx->now, ctx->now + delay, owner, fn, user))
+        post_overrun(ctx, owner, delay, fn, user);
 }
 
 size_t xlat__events_overruns(const xlat_ctx *ctx) { return ctx->wheel.overruns; }
 
 size_t xlat_pending_events(const xlat_ctx *ctx) { return ctx ? ctx->wheel.pending : 0; }
 
-/* The earliest cycle with an event in the wheel (the ready queue aside). */
+/* ---- ghosts: cancelled entries, dropped when they come up ---------------- */
+
+static int is_ghost(const struct xlat_wheel *w, const struct xlat_event *e)
+{
+    return (w->owners[e->owner] & XLAT_OWNER_DEAD) != 0;
+}
+
+/* Forgets a ghost of owner place `owner`: the room it held, and the place
+ * with its last one. */
+static void drop_ghost(struct xlat_wheel *w, uint32_t owner)
+{
+    w->ghosts--;
+    if (--w->owners[owner] == XLAT_OWNER_DEAD)
+        owner_forget(w, owner);
+}
+
+/* The earliest cycle of a live entry of `l` from entry `from` of its head,
+ * or XLAT_NEVER. */
+static uint64_t earliest_live(const struct xlat_wheel *w, const struct xlat_event_list *l,
+                              uint32_t from)
+{
+    uint64_t best = XLAT_NEVER;
+    for (const struct xlat_event_block *b = l->head; b; b = b->next, from = 0)
+        for (uint32_t i = from; i < b->count; i++)
+            if (!is_ghost(w, &b->ev[i]) && b->ev[i].cycle < best)
+                best = b->ev[i].cycle;
+    return best;
+}
+
+int xlat__wheel_ready_live(const struct xlat_wheel *w)
+{
+    return earliest_live(w, &w->ready, w->ready_pos) != XLAT_NEVER;
+}
+
+/* The earliest cycle with an entry in the wheel (the ready queue aside),
+ * ghosts included: moving there when only ghosts are due drops them. */
 static uint64_t wheel_next(const struct xlat_wheel *w)
 {
-    if (w->pending == 0) /* every event fired (the ready queue counts in pending) */
-        return XLAT_NEVER;
     /* The lowest non-empty level holds the earliest events, and within a
      * level no slot below the position's digit is ever occupied. */
     for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
@@ -122,59 +309,167 @@ static uint64_t wheel_next(const struct xlat_wheel *w)
     return XLAT_NEVER;
 }
 
+/* The same, for events that will run: slots holding only ghosts are
+ * passed. Slower; only while ghosts remain. */
+static uint64_t wheel_next_live(const struct xlat_wheel *w)
+{
+    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++)
+        for (uint64_t bits = w->occupied[level]; bits; bits &= bits - 1) {
+            unsigned s = (unsigned)__builtin_ctzll(bits);
+            uint64_t c = earliest_live(w, &w->slot[level][s].list, 0);
+            if (c != XLAT_NEVER)
+                return c;
+        }
+    return XLAT_NEVER;
+}
+
 uint64_t xlat_next_event(const xlat_ctx *ctx)
 {
     if (!ctx || ctx->wheel.pending == 0)
         return XLAT_NEVER;
-    if (ctx->wheel.ready_head != XLAT_WHEEL_NIL)
-        return ctx->now;
-    return wheel_next(&ctx->wheel);
+    const struct xlat_wheel *w = &ctx->wheel;
+    if (__builtin_expect(w->ghosts != 0, 0))
+        return xlat__wheel_ready_live(w) ? ctx->now : wheel_next_live(w);
+    return w->ready.head ? ctx->now : wheel_next(w); /* a head block has an entry to run */
 }
 
-/* Moves the wheel to `cycle`, the earliest pending event: only the slot that
- * holds it at the highest changed digit needs re-filing. Then the events of
- * `cycle` leave the wheel for the ready queue, in their order. */
+static void free_list(struct xlat_wheel *w, struct xlat_event_list *l)
+{
+    while (l->head) {
+        struct xlat_event_block *b = l->head;
+        l->head = b->next;
+        free_block(w, b);
+    }
+    l->tail = NULL;
+}
+
+/* Nothing will run any more: every entry left is a ghost, and goes. */
+static void drop_all_ghosts(struct xlat_wheel *w)
+{
+    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
+        for (uint64_t bits = w->occupied[level]; bits; bits &= bits - 1)
+            free_list(w, &w->slot[level][__builtin_ctzll(bits)].list);
+        w->occupied[level] = 0;
+    }
+    free_list(w, &w->ready);
+    w->ready_pos = 0;
+    w->ghosts = 0;
+    /* The dead units go with them (a free place holds an index, never
+     * the dead mark). */
+    for (uint32_t p = 1; p < w->owner_used; p++)
+        if (w->owners[p] & XLAT_OWNER_DEAD)
+            owner_forget(w, p);
+}
+
+/* ---- moving and firing --------------------------------------------------- */
+
+/* In a sparse wheel most blocks hold one entry, bound for an empty slot:
+ * the block itself moves there (no copy, no block taken or given back).
+ * Returns 0 when `b` is not such a block. */
+static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
+{
+    uint64_t cycle = b->ev[0].cycle;
+    unsigned level = xlat__wheel_level_of(cycle, w->position);
+    unsigned digit = xlat__wheel_digit(cycle, level);
+    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    if (slot->list.head)
+        return 0;
+    b->next = NULL;
+    slot->list.head = slot->list.tail = b;
+    slot->min_cycle = cycle;
+    w->occupied[level] |= 1ull << digit;
+    return 1;
+}
+
+/* Files the entries of slot `s` of `level` (the position has moved into
+ * it) at the levels below, in their order. Cannot run out of blocks: each
+ * block read is given back before the next one is. */
+static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
+{
+    struct xlat_wheel_slot *slot = &w->slot[level][s];
+    struct xlat_event_block *b = slot->list.head;
+    slot->list.head = slot->list.tail = NULL;
+    w->occupied[level] &= ~(1ull << s);
+    int ghosts = w->ghosts != 0; /* none appear while re-filing */
+    if (b)
+        prefetch_block(b->next);
+    while (b) {
+        struct xlat_event_block *next = b->next;
+        if (next) /* two ahead: `next` came while `b` was read */
+            prefetch_block(next->next);
+        if (b->count == 1 && !ghosts && move_alone(w, b)) {
+            b = next;
+            continue;
+        }
+        for (uint32_t i = 0; i < b->count; i++) {
+            const struct xlat_event *e = &b->ev[i];
+            if (__builtin_expect(ghosts, 0) && is_ghost(w, e)) {
+                drop_ghost(w, e->owner);
+                continue;
+            }
+            *xlat__wheel_slot_entry(w, e->cycle) = *e;
+        }
+        free_block(w, b);
+        b = next;
+    }
+}
+
+/* Moves the wheel to `cycle`, the earliest entry: only the slot that holds
+ * it at the highest changed digit needs re-filing. Then the entries of
+ * `cycle` leave the wheel as the ready queue (empty: it was just fired). */
 static void move_to(struct xlat_wheel *w, uint64_t cycle)
 {
-    unsigned level = xlat__wheel_level_of(cycle, w->position);
-    w->position = cycle;
-    if (level > 0) {
-        unsigned s = xlat__wheel_digit(cycle, level);
-        struct xlat_wheel_slot *slot = &w->slot[level][s];
-        uint32_t i = slot->head;
-        slot->head = slot->tail = XLAT_WHEEL_NIL;
-        w->occupied[level] &= ~(1ull << s);
-        while (i != XLAT_WHEEL_NIL) {
-            uint32_t next = w->events[i].next;
-            xlat__wheel_file(w, i);
-            i = next;
-        }
+    if ((cycle ^ w->position) >= XLAT_WHEEL_SLOTS) { /* a digit above level 0 changes */
+        unsigned level = xlat__wheel_level_of(cycle, w->position);
+        w->position = cycle;
+        refile(w, level, xlat__wheel_digit(cycle, level));
     }
+    w->position = cycle;
     unsigned s = xlat__wheel_digit(cycle, 0);
     struct xlat_wheel_slot *due = &w->slot[0][s];
-    if (w->ready_head == XLAT_WHEEL_NIL)
-        w->ready_head = due->head;
-    else
-        w->events[w->ready_tail].next = due->head;
-    w->ready_tail = due->tail;
-    due->head = due->tail = XLAT_WHEEL_NIL;
+    w->ready = due->list;
+    w->ready_pos = 0;
+    due->list.head = due->list.tail = NULL;
     w->occupied[0] &= ~(1ull << s);
 }
 
 /* Fires the ready queue, including what the callbacks post for this same
- * cycle (they append to it). */
+ * cycle (they append to it). The head block always has an entry still to
+ * run: the one that runs last leaves before its callback is called (which
+ * may then reuse it). The head is read again after every callback, which
+ * may have cancelled entries and so freed blocks. */
 static void fire_ready(struct xlat_wheel *w)
 {
-    while (w->ready_head != XLAT_WHEEL_NIL) {
-        uint32_t i = w->ready_head;
-        struct xlat_event ev = w->events[i];
-        w->ready_head = ev.next;
-        w->events[i].next = w->free_list;
-        w->free_list = i;
-        w->pending--;
-        if (ev.owner == 0)
+    struct xlat_event_block *b;
+    while ((b = w->ready.head)) {
+        uint32_t pos = w->ready_pos + 1; /* of the entry after this one */
+        const struct xlat_event *e = &b->ev[pos - 1];
+        void (*fn)(void *) = e->fn;
+        void *user = e->user;
+        uint32_t owner = e->owner;
+        if (pos < b->count) {
+            w->ready_pos = pos;
+        } else {
+            struct xlat_event_block *next = b->next;
+            w->ready.head = next;
+            w->ready_pos = 0;
+            if (!next)
+                w->ready.tail = NULL;
+            else if (next->next) /* two ahead: `next` came while `b` was fired */
+                prefetch_block(next->next);
+            free_block(w, b);
+        }
+        uint32_t left = --w->owners[owner];
+        if (__builtin_expect(left & XLAT_OWNER_DEAD, 0)) { /* a ghost: drop_ghost's work */
+            w->ghosts--;
+            if (left == XLAT_OWNER_DEAD)
+                owner_forget(w, owner);
+            continue;
+        }
+        if (__builtin_expect(owner == 0, 0))
             w->host_pending--;
-        ev.fn(ev.user); /* may post: the pool may move, `w` stays valid */
+        w->pending--;
+        fn(user); /* may post or cancel: `w` stays valid */
     }
 }
 
@@ -194,12 +489,16 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
     ctx->in_advance = 1;
     for (;;) {
         fire_ready(w); /* what is due at ctx->now */
+        if (w->pending == 0)
+            break;
         uint64_t next = wheel_next(w);
         if (next > target)
             break;
         move_to(w, next);
         ctx->now = next;
     }
+    if (w->pending == 0 && w->ghosts)
+        drop_all_ghosts(w);
     ctx->now = target;
     ctx->in_advance = 0;
     return XLAT_OK;
@@ -207,76 +506,118 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
 
 int xlat_tick(xlat_ctx *ctx) { return xlat_advance(ctx, 1); }
 
-/* Frees node `i` if `match` selects it; else returns 0. */
-static int drop_if(struct xlat_wheel *w, uint32_t i,
-                   int (*match)(void *match_user, const struct xlat_event *ev), void *match_user)
-{
-    struct xlat_event *ev = &w->events[i];
-    if (!match(match_user, ev))
-        return 0;
-    if (ev->owner == 0)
-        w->host_pending--;
-    ev->next = w->free_list;
-    w->free_list = i;
-    w->pending--;
-    return 1;
-}
+/* ---- cancelling ---------------------------------------------------------- */
 
-/* Drops every pending event that `match` selects, so that a unit being
- * destroyed leaves nothing that points into it; the rest keep their order. */
-static void cancel_matching(xlat_ctx *ctx, int (*match)(void *, const struct xlat_event *),
-                            void *match_user)
-{
-    struct xlat_wheel *w = &ctx->wheel;
-    uint32_t i = w->ready_head;
-    w->ready_head = w->ready_tail = XLAT_WHEEL_NIL;
-    while (i != XLAT_WHEEL_NIL) {
-        uint32_t next = w->events[i].next;
-        if (!drop_if(w, i, match, match_user))
-            xlat__wheel_push_ready(w, i);
-        i = next;
-    }
-    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
-        for (unsigned s = 0; s < XLAT_WHEEL_SLOTS; s++) {
-            struct xlat_wheel_slot *slot = &w->slot[level][s];
-            i = slot->head;
-            slot->head = slot->tail = XLAT_WHEEL_NIL;
-            w->occupied[level] &= ~(1ull << s);
-            while (i != XLAT_WHEEL_NIL) {
-                uint32_t next = w->events[i].next;
-                if (!drop_if(w, i, match, match_user))
-                    xlat__wheel_file(w, i);
-                i = next;
-            }
-        }
-    }
-}
-
-struct fn_match {
+/* Whether entry `e` stays; a ghost or an entry `match` selects does not,
+ * and its accounting goes with it. */
+struct keep_test {
     int (*match)(void *match_user, xlat_event_fn fn, void *user);
     void *match_user;
 };
 
-static int match_by_fn(void *arg, const struct xlat_event *ev)
+static int keep(struct xlat_wheel *w, const struct xlat_event *e, const struct keep_test *t)
 {
-    const struct fn_match *m = arg;
-    return m->match(m->match_user, ev->fn, ev->user);
+    if (is_ghost(w, e)) {
+        drop_ghost(w, e->owner);
+        return 0;
+    }
+    if (!t->match(t->match_user, e->fn, e->user))
+        return 1;
+    w->owners[e->owner]--;
+    if (e->owner == 0)
+        w->host_pending--;
+    w->pending--;
+    return 0;
+}
+
+/* Keeps the entries of `l` from entry `from` of its head that `t` keeps,
+ * in their order, in as few blocks as they need; the earliest cycle kept
+ * goes to *min. The list may end empty. */
+static void compact(struct xlat_wheel *w, struct xlat_event_list *l, uint32_t from,
+                   const struct keep_test *t, uint64_t *min)
+{
+    struct xlat_event_block *out = l->head;
+    uint32_t at = from;
+    *min = XLAT_NEVER;
+    for (struct xlat_event_block *b = l->head; b; b = b->next, from = 0)
+        for (uint32_t i = from; i < b->count; i++) {
+            struct xlat_event e = b->ev[i];
+            if (!keep(w, &e, t))
+                continue;
+            if (at == XLAT_EVENT_BLOCK) { /* the reader is past `out` */
+                out->count = at;
+                out = out->next;
+                at = 0;
+            }
+            out->ev[at++] = e;
+            if (e.cycle < *min)
+                *min = e.cycle;
+        }
+    if (*min == XLAT_NEVER) {
+        free_list(w, l);
+        l->head = NULL;
+        return;
+    }
+    struct xlat_event_list rest = {out->next, l->tail};
+    out->count = at;
+    out->next = NULL;
+    l->tail = out;
+    free_list(w, &rest);
+}
+
+/* Drops every pending event that `match` selects, so that a unit being
+ * destroyed leaves nothing that points into it; the rest keep their order.
+ * It reads every entry: for the few units whose events others post. */
+static void cancel_matching(struct xlat_wheel *w,
+                            int (*match)(void *match_user, xlat_event_fn fn, void *user),
+                            void *match_user)
+{
+    struct keep_test t = {match, match_user};
+    uint64_t min;
+    compact(w, &w->ready, w->ready_pos, &t, &min);
+    if (!w->ready.head)
+        w->ready_pos = 0;
+    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++)
+        for (uint64_t bits = w->occupied[level]; bits; bits &= bits - 1) {
+            unsigned s = (unsigned)__builtin_ctzll(bits);
+            struct xlat_wheel_slot *slot = &w->slot[level][s];
+            compact(w, &slot->list, 0, &t, &slot->min_cycle);
+            if (!slot->list.head)
+                w->occupied[level] &= ~(1ull << s);
+        }
 }
 
 void xlat__cancel_events(xlat_ctx *ctx, int (*match)(void *match_user, xlat_event_fn fn, void *user),
                          void *match_user)
 {
-    struct fn_match m = {match, match_user};
-    cancel_matching(ctx, match_by_fn, &m);
+    cancel_matching(&ctx->wheel, match, match_user);
 }
 
-static int match_by_owner(void *arg, const struct xlat_event *ev)
+static int match_none(void *match_user, xlat_event_fn fn, void *user)
 {
-    return ev->owner == *(const uint32_t *)arg;
+    (void)match_user;
+    (void)fn;
+    (void)user;
+    return 0;
 }
 
+/* Every ghost leaves its list now. */
+static void drop_ghosts(struct xlat_wheel *w) { cancel_matching(w, match_none, NULL); }
+
+/* The unit's events become ghosts, found by their owner place when they
+ * come up (those in the ready queue too, which xlat__wheel_ready_empty
+ * passes): the cost does not depend on how many events are pending. */
 void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner)
 {
-    if (owner != 0)
-        cancel_matching(ctx, match_by_owner, &owner);
+    struct xlat_wheel *w = &ctx->wheel;
+    if (owner == 0)
+        return;
+    uint32_t *count = &w->owners[owner];
+    if (*count == 0) {
+        owner_forget(w, owner);
+        return;
+    }
+    w->pending -= *count;
+    w->ghosts += *count;
+    *count |= XLAT_OWNER_DEAD;
 }

@@ -96,48 +96,43 @@ static inline int xlat__is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
 /* Event budgets. A unit reserves at create the most events it can have
  * pending at once (XLAT_ERR_NOMEM, with a message, if the pool cannot grow)
  * and gives them back at destroy; xlat__post then never fails: it is the
- * units' own schedule, tagged with the poster's id. */
+ * units' own schedule, tagged with the poster's owner place. */
 int xlat__events_reserve(xlat_ctx *ctx, size_t n);
 void xlat__events_unreserve(xlat_ctx *ctx, size_t n);
-void xlat__post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
-                        void *user);
-
-/* Fills free node `i` and queues it: due now goes to the ready queue, later
- * to the wheel. */
-static inline void xlat__wheel_enqueue(xlat_ctx *ctx, uint32_t i, uint32_t owner,
-                                       uint64_t delay, xlat_event_fn fn, void *user)
-{
-    struct xlat_wheel *w = &ctx->wheel;
-    struct xlat_event *ev = &w->events[i];
-    ev->cycle = ctx->now + delay;
-    ev->fn = fn;
-    ev->user = user;
-    ev->owner = owner;
-    w->pending++;
-    if (delay == 0)
-        xlat__wheel_push_ready(w, i);
-    else
-        xlat__wheel_file(w, i);
-}
+/* A unit's place in the owner table (never 0, the host's), taken at its
+ * create and given back by xlat__cancel_owner: the `owner` its events
+ * carry. XLAT_ERR_NOMEM with a message. */
+int xlat__events_owner(xlat_ctx *ctx, uint32_t *place);
+/* xlat__post's slow part: a list that needs a block, a slot above level 0. */
+void xlat__post_slow(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn, void *user);
 
 static inline void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_event_fn fn,
                               void *user)
 {
-    uint32_t i = xlat__wheel_take(&ctx->wheel);
-    if (i == XLAT_WHEEL_NIL)
-        xlat__post_overrun(ctx, owner, delay, fn, user);
-    else
-        xlat__wheel_enqueue(ctx, i, owner, delay, fn, user);
+    struct xlat_wheel *w = &ctx->wheel;
+    uint64_t cycle = ctx->now + delay;
+    struct xlat_event *e = xlat__wheel_quick_entry(w, ctx->now, cycle);
+    if (__builtin_expect(!e, 0)) {
+        xlat__post_slow(ctx, owner, delay, fn, user);
+        return;
+    }
+    e->cycle = cycle;
+    e->fn = fn;
+    e->user = user;
+    e->owner = owner;
+    w->pending++;
+    w->owners[owner]++;
 }
 /* Nothing else is due in this cycle right now: an event posted with delay 0
  * from here would be the very next to run (so a unit may run it at once). */
 static inline int xlat__ready_empty(const xlat_ctx *ctx)
 {
-    return ctx->wheel.ready_head == XLAT_WHEEL_NIL;
+    return xlat__wheel_ready_empty(&ctx->wheel);
 }
 /* Posts that found the pool empty: a unit exceeded its budget (tests assert 0). */
 size_t xlat__events_overruns(const xlat_ctx *ctx);
-/* Drops the pending events posted by unit `owner` (not 0). */
+/* Drops the pending events posted by owner place `owner` and frees the
+ * place (0: nothing to do). */
 void xlat__cancel_owner(xlat_ctx *ctx, uint32_t owner);
 
 /* Drops the pending events that `match` selects (for a unit's destroy). */

@@ -15,11 +15,12 @@ int xlat__unit_init(struct xlat__unit *u, xlat_ctx *ctx, const struct xlat__unit
                          : xlat__pool_init(&u->reqs, ctx, spec->req_size, spec->reqs);
     if (rc == XLAT_OK)
         rc = xlat__waitq_init(&u->waitq, ctx, spec->waiters);
-    u->waitq.owner = u->id;
     /* Its own events, and one wake-up per sender its wait queue can hold. */
     size_t events = spec->events + (spec->waiters ? spec->waiters : XLAT_WAITQ_CAPACITY);
     if (rc == XLAT_OK && (rc = xlat__events_reserve(ctx, events)) == XLAT_OK)
         u->events = events;
+    if (rc == XLAT_OK)
+        rc = xlat__events_owner(ctx, &u->waitq.owner);
     if (rc != XLAT_OK) {
         xlat__unit_fini(u);
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "%s %s: out of memory for its records and %zu events",
@@ -32,7 +33,8 @@ void xlat__unit_fini(struct xlat__unit *u)
 {
     if (!u->ctx)
         return;
-    xlat__cancel_owner(u->ctx, u->id);
+    xlat__cancel_owner(u->ctx, u->waitq.owner);
+    u->waitq.owner = 0;
     xlat__events_unreserve(u->ctx, u->events);
     u->events = 0;
     xlat__waitq_release(&u->waitq);

@@ -2,8 +2,9 @@
  * The one skeleton every timed unit is built on: its context, name and
  * integer id, its clock, its pool of in-flight records, the senders waiting
  * for room, and the events it reserved at create. Events a unit posts carry
- * its id, so destroy cancels exactly its own; their delays are in the unit's
- * own cycles, converted to the context's in one place (xlat__unit_due).
+ * its owner place, so destroy cancels exactly its own; their delays are in
+ * the unit's own cycles, converted to the context's in one place
+ * (xlat__unit_due).
  *
  * The rule it serves (doc/composition.md): everything a unit can need inside
  * tick is reserved when it is created, so posting an event, taking a record
@@ -22,11 +23,13 @@ struct xlat__unit {
     xlat_ctx *ctx;
     char *name;         /* owned copy of the configured name */
     const char *kind;   /* "tlb", "walker", ... for messages */
-    uint32_t id;        /* owner tag of its events; never 0 */
+    uint32_t id;        /* its registry id; never 0 */
     struct xlat__clock clock; /* its clock against the context's (fills id's padding) */
     size_t events;      /* events reserved on the context */
     struct xlat_pool reqs;   /* in-flight records; fixed when the unit bounds them */
-    struct xlat_waitq waitq; /* senders refused for want of room */
+    struct xlat_waitq waitq; /* senders refused for want of room; its `owner`
+                                is the unit's place in the event owner table,
+                                the tag of all the unit's events */
     xlat_latency_hist latency; /* of its answers; after the fields every call reads */
 };
 
@@ -76,7 +79,7 @@ static inline uint64_t xlat__unit_cycle(const struct xlat__unit *u)
 static inline void xlat__unit_post_at(struct xlat__unit *u, uint64_t due, xlat_event_fn fn,
                                       void *user)
 {
-    xlat__post(u->ctx, u->id, due - u->ctx->now, fn, user);
+    xlat__post(u->ctx, u->waitq.owner, due - u->ctx->now, fn, user);
 }
 
 /* Calls fn(user) `delay` of the unit's cycles from now; cannot fail within

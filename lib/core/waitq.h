@@ -15,7 +15,7 @@ struct xlat_waiter;
 
 struct xlat_waitq {
     xlat_ctx *ctx;
-    uint32_t owner; /* the unit whose wake-ups these are: posted from its budget */
+    uint32_t owner; /* owner place of the unit whose wake-ups these are: posted from its budget */
     struct xlat_pool waiters;
     struct xlat_waiter *head, *tail;
 };

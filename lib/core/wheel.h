@@ -7,6 +7,30 @@
  * slot, so every event is re-filed at most once per level: scheduling and
  * firing are O(1) amortized. Lists are FIFO and re-filing keeps their order,
  * so events due at the same cycle fire in the order they were scheduled.
+ *
+ * A list is a chain of blocks of XLAT_EVENT_BLOCK entries, not of single
+ * nodes: re-filing a slot and firing a cycle read memory in order (a block
+ * is four cache lines the prefetcher sees coming) instead of chasing one
+ * pointer per event across a pool of millions, and appending writes to the
+ * tail block of one of the 704 lists, which stays in cache. Blocks come from
+ * chunks that are never moved or copied; the pool only grows.
+ *
+ * Memory: the blocks promised for E events (units' budgets, the host's
+ * pending events, ghosts) are E/7 + min(E, 706) + 2 of 256 bytes: every
+ * non-empty list may end in a partial block. About 37 bytes an event in a
+ * big pool; a context starts with room for 64 (75 blocks, 19 KiB).
+ *
+ * Cancelling is cheap: a destroyed unit's events are found by their owner
+ * when they come up (the owner table says it is dead), not by a search;
+ * they are "ghosts" until then, counted so the pool never promises their
+ * room, and dropped all at once rather than grown for when the pool runs
+ * short.
+ *
+ * The owner table is a dense array of pending counts, one place per unit,
+ * handed out at the unit's create (xlat__events_owner) and kept in the
+ * unit: an event carries its owner's place, so that posting and firing
+ * each touch its count directly, without a search. Place 0 is the host's.
+ * A destroyed unit's place stays taken while its ghosts remain.
  */
 #ifndef XLAT_CORE_WHEEL_H
 #define XLAT_CORE_WHEEL_H
@@ -17,46 +41,80 @@
 #define XLAT_WHEEL_BITS 6
 #define XLAT_WHEEL_SLOTS (1u << XLAT_WHEEL_BITS)
 #define XLAT_WHEEL_LEVELS 11 /* ceil(64 / 6) */
-#define XLAT_WHEEL_NIL UINT32_MAX
+/* Lists that can hold blocks at once: the slots, the ready queue and a
+ * slot being re-filed. */
+#define XLAT_WHEEL_LISTS (XLAT_WHEEL_LEVELS * XLAT_WHEEL_SLOTS + 2)
+#define XLAT_EVENT_BLOCK 7 /* entries of a 256-byte block */
+#define XLAT_OWNER_DEAD 0x80000000u /* owner table: the unit was destroyed */
+#define XLAT_OWNER_MIN 64           /* places of the owner table at first */
 
 struct xlat_event {
     uint64_t cycle;
     void (*fn)(void *user);
     void *user;
-    uint32_t next;
-    uint32_t owner; /* unit id of the poster; 0: the host (xlat_schedule) */
+    uint32_t owner; /* the poster's place in the owner table; 0: the host (xlat_schedule) */
+};
+
+struct xlat_event_block {
+    struct xlat_event_block *next;
+    uint32_t count; /* entries written */
+    struct xlat_event ev[XLAT_EVENT_BLOCK] __attribute__((aligned(32)));
+};
+
+struct xlat_event_list {
+    struct xlat_event_block *head, *tail; /* NULL, NULL: empty */
 };
 
 struct xlat_wheel_slot {
-    uint32_t head, tail;
+    struct xlat_event_list list;
     uint64_t min_cycle; /* earliest cycle in the slot (levels above 0) */
-};
+} __attribute__((aligned(32))); /* a slot's address is a shift away */
+
+struct xlat_event_chunk; /* an allocation of blocks (event.c) */
 
 struct xlat_wheel {
     uint64_t position; /* cycle of the last event fired (or 0) */
-    size_t pending;
+    size_t pending;    /* events that will run (ghosts excluded) */
+    size_t ghosts;     /* cancelled entries still in a list */
     /* The ready queue: events due at the current cycle, in the order they
      * were posted. A delay-0 post appends here without touching the wheel;
-     * when the clock reaches a cycle, that cycle's slot is moved here whole. */
-    uint32_t ready_head, ready_tail;
+     * when the clock reaches a cycle, that cycle's slot becomes the queue.
+     * The first `ready_pos` entries of its head block have run, and never
+     * all of them: a block leaves as its last entry runs. */
+    struct xlat_event_list ready;
+    uint32_t ready_pos;
     /* Capacity promised to units (their event budgets, reserved at create),
      * and events the host scheduled itself: the pool always holds at least
-     * reserved + host_pending nodes, so a unit's post never has to grow it. */
+     * reserved + host_pending + ghosts entries, so a unit's post never has
+     * to grow it. */
     size_t reserved;
     size_t host_pending;
     size_t overruns; /* posts beyond a unit's budget (a bug; tests watch it) */
+    /* The owner table: by place, a unit's pending events, with
+     * XLAT_OWNER_DEAD once it is destroyed; a free place holds the next
+     * free one (0: none). Grown only when a unit is created. */
+    uint32_t *owners;
+    uint32_t owner_places; /* allocated */
+    uint32_t owner_used;   /* places handed out at least once (place 0 included) */
+    uint32_t owner_free;   /* the first free place, or 0 */
+    uint32_t owner_count;  /* units holding a place, dead ones included */
     uint64_t occupied[XLAT_WHEEL_LEVELS];
     struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
-    struct xlat_event *events; /* node pool, indexed by uint32 */
-    uint32_t capacity;
-    uint32_t free_list;
+    struct xlat_event_block *free_blocks;
+    /* Blocks of the newest chunk never used yet: taken in address order
+     * after the free ones, so that a chunk's memory is touched only as the
+     * events come (and its pages stay unmapped until then). */
+    struct xlat_event_block *carve, *carve_end;
+    size_t capacity; /* entries the blocks are sure to hold (xlat__wheel_blocks_for) */
+    size_t blocks;
+    struct xlat_event_chunk *chunks;
 };
 
 /* The level of an event due at `cycle`, seen from `position`. */
 static inline unsigned xlat__wheel_level_of(uint64_t cycle, uint64_t position)
 {
-    uint64_t diff = cycle ^ position;
-    return diff ? (unsigned)(63 - __builtin_clzll(diff)) / XLAT_WHEEL_BITS : 0;
+    /* `| 1`: the same cycle is level 0, without a branch. */
+    return (unsigned)(63 - __builtin_clzll((cycle ^ position) | 1)) / XLAT_WHEEL_BITS;
 }
 
 static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
@@ -64,45 +122,146 @@ static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
     return (unsigned)(cycle >> (level * XLAT_WHEEL_BITS)) & (XLAT_WHEEL_SLOTS - 1);
 }
 
-/* Appends node `i` to the slot its cycle belongs to, seen from the wheel's
- * position. Inline, as the rest of posting: every unit posts on its hot
- * path, from other files than the engine's. */
-static inline void xlat__wheel_file(struct xlat_wheel *w, uint32_t i)
+/* Blocks that hold `entries` pending entries however they spread: every
+ * non-empty list has one partial block at most, the ready queue's head
+ * and a slot being re-filed one more each. */
+static inline size_t xlat__wheel_blocks_for(size_t entries)
 {
-    struct xlat_event *ev = &w->events[i];
-    unsigned level = xlat__wheel_level_of(ev->cycle, w->position);
-    unsigned s = xlat__wheel_digit(ev->cycle, level);
-    struct xlat_wheel_slot *slot = &w->slot[level][s];
-    ev->next = XLAT_WHEEL_NIL;
-    if (slot->head == XLAT_WHEEL_NIL) {
-        slot->head = i;
-        slot->min_cycle = ev->cycle;
-        w->occupied[level] |= 1ull << s;
-    } else {
-        w->events[slot->tail].next = i;
-        if (ev->cycle < slot->min_cycle)
-            slot->min_cycle = ev->cycle;
-    }
-    slot->tail = i;
+    size_t lists = entries < XLAT_WHEEL_LISTS ? entries : XLAT_WHEEL_LISTS;
+    return entries / XLAT_EVENT_BLOCK + lists + 2;
 }
 
-/* A free node, or XLAT_WHEEL_NIL. */
-static inline uint32_t xlat__wheel_take(struct xlat_wheel *w)
+/* A block for a list's tail, holding one entry (its first), or NULL. */
+static inline struct xlat_event_block *xlat__wheel_take_block(struct xlat_wheel *w)
 {
-    uint32_t i = w->free_list;
-    if (i != XLAT_WHEEL_NIL)
-        w->free_list = w->events[i].next;
-    return i;
-}
-
-static inline void xlat__wheel_push_ready(struct xlat_wheel *w, uint32_t i)
-{
-    w->events[i].next = XLAT_WHEEL_NIL;
-    if (w->ready_head == XLAT_WHEEL_NIL)
-        w->ready_head = i;
+    struct xlat_event_block *fresh = w->free_blocks;
+    if (fresh)
+        w->free_blocks = fresh->next;
+    else if (w->carve != w->carve_end)
+        fresh = w->carve++;
     else
-        w->events[w->ready_tail].next = i;
-    w->ready_tail = i;
+        return NULL;
+    fresh->next = NULL;
+    fresh->count = 1;
+    return fresh;
+}
+
+/* A new entry at the end of `l`, or NULL when no block is free. */
+static inline struct xlat_event *xlat__list_append(struct xlat_wheel *w, struct xlat_event_list *l)
+{
+    struct xlat_event_block *b = l->tail;
+    if (__builtin_expect(b && b->count < XLAT_EVENT_BLOCK, 1))
+        return &b->ev[b->count++];
+    struct xlat_event_block *fresh = xlat__wheel_take_block(w);
+    if (!fresh)
+        return NULL;
+    if (b)
+        b->next = fresh;
+    else
+        l->head = fresh;
+    l->tail = fresh;
+    return &fresh->ev[0];
+}
+
+/* The slow part of xlat__wheel_slot_entry: the slot's tail block is full
+ * or it has none (event.c). */
+struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
+                                         uint64_t cycle);
+
+/* A new entry in slot `digit` of `level`, for an event due at `cycle`;
+ * NULL when no block is free. */
+static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w, unsigned level,
+                                                           unsigned digit, uint64_t cycle)
+{
+    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    struct xlat_event_block *b = slot->list.tail;
+    struct xlat_event_block *fresh = w->free_blocks;
+    if (!b && fresh) { /* an empty slot: most posts, when few events are pending */
+        w->free_blocks = fresh->next;
+        fresh->next = NULL;
+        fresh->count = 1;
+        slot->list.head = slot->list.tail = fresh;
+        slot->min_cycle = cycle;
+        w->occupied[level] |= 1ull << digit;
+        return &fresh->ev[0];
+    }
+    if (__builtin_expect(!b || b->count == XLAT_EVENT_BLOCK, 0))
+        return xlat__wheel_slot_grow(w, level, digit, cycle);
+    if (cycle < slot->min_cycle)
+        slot->min_cycle = cycle;
+    return &b->ev[b->count++];
+}
+
+/* A new entry in the slot `cycle` belongs to, seen from the wheel's
+ * position; NULL when no block is free. Inline, as the rest of posting:
+ * every unit posts on its hot path, from other files than the engine's.
+ * Most events are due within the position's span of level 0 (a unit's
+ * latency of a few cycles): one test finds their slot. */
+static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, uint64_t cycle)
+{
+    if (__builtin_expect((cycle ^ w->position) < XLAT_WHEEL_SLOTS, 1))
+        return xlat__wheel_slot_entry_at(w, 0, (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1), cycle);
+    unsigned level = xlat__wheel_level_of(cycle, w->position);
+    return xlat__wheel_slot_entry_at(w, level, xlat__wheel_digit(cycle, level), cycle);
+}
+
+/* Queues an event of owner place `owner` at `cycle` (`now` + delay): due now goes to the
+ * ready queue, later to the wheel. 0 when no block is free. */
+static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t cycle,
+                                   uint32_t owner, void (*fn)(void *), void *user)
+{
+    struct xlat_event *e = cycle == now ? xlat__list_append(w, &w->ready)
+                                        : xlat__wheel_slot_entry(w, cycle);
+    if (!e)
+        return 0;
+    e->cycle = cycle;
+    e->fn = fn;
+    e->user = user;
+    e->owner = owner;
+    w->pending++;
+    w->owners[owner]++;
+    return 1;
+}
+
+/* A new entry for an event due at `cycle` when one is at hand: in the
+ * ready queue or a slot of level 0 (most posts: a unit's latency of a few
+ * cycles), in its tail block if it has room or in a free block if the list
+ * is empty. NULL otherwise, and xlat__wheel_post does the rest: the units'
+ * inline posts then hold nothing across a call. A slot's min_cycle is not
+ * kept at level 0, where all its events are due at one cycle. */
+static inline struct xlat_event *xlat__wheel_quick_entry(struct xlat_wheel *w, uint64_t now,
+                                                         uint64_t cycle)
+{
+    struct xlat_event_list *l = &w->ready;
+    uint64_t bit = 0; /* in the occupied mask of level 0 */
+    if (cycle != now) {
+        if (__builtin_expect((cycle ^ w->position) >= XLAT_WHEEL_SLOTS, 0))
+            return NULL;
+        l = &w->slot[0][cycle & (XLAT_WHEEL_SLOTS - 1)].list;
+        bit = 1ull << (cycle & (XLAT_WHEEL_SLOTS - 1));
+    }
+    struct xlat_event_block *b = l->tail;
+    if (b)
+        return b->count < XLAT_EVENT_BLOCK ? &b->ev[b->count++] : NULL;
+    b = w->free_blocks;
+    if (!b)
+        return NULL;
+    w->free_blocks = b->next;
+    b->next = NULL;
+    b->count = 1;
+    l->head = l->tail = b;
+    w->occupied[0] |= bit;
+    return &b->ev[0];
+}
+
+/* Some event of the ready queue is still to run (the slow part: ghosts). */
+int xlat__wheel_ready_live(const struct xlat_wheel *w);
+
+static inline int xlat__wheel_ready_empty(const struct xlat_wheel *w)
+{
+    if (!w->ready.head) /* else its head block has an entry to run */
+        return 1;
+    return w->ghosts && !xlat__wheel_ready_live(w);
 }
 
 #endif /* XLAT_CORE_WHEEL_H */

@@ -83,5 +83,6 @@ void bench_gmmu(void);
 void bench_system(void);
 void bench_mcm(void);
 void bench_sim(void);
+void bench_event(void);
 
 #endif

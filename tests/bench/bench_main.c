@@ -21,6 +21,7 @@ static const bench_group groups[] = {
     {"pagetable", bench_pagetable}, {"pwc", bench_pwc},   {"walker", bench_walker},
     {"reference", bench_reference}, {"gmmu", bench_gmmu}, {"system", bench_system},
     {"mcm", bench_mcm},         {"sim", bench_sim},       {"cuckoo_ref", bench_cuckoo_ref},
+    {"event", bench_event},
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
