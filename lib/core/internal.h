@@ -116,12 +116,7 @@ static inline void xlat__post(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xla
         xlat__post_slow(ctx, owner, delay, fn, user);
         return;
     }
-    e->cycle = cycle;
-    e->fn = fn;
-    e->user = user;
-    e->owner = owner;
-    w->pending++;
-    w->owners[owner]++;
+    xlat__wheel_fill(w, e, cycle, owner, fn, user);
 }
 /* Nothing else is due in this cycle right now: an event posted with delay 0
  * from here would be the very next to run (so a unit may run it at once). */

@@ -205,6 +205,18 @@ static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, ui
     return xlat__wheel_slot_entry_at(w, level, xlat__wheel_digit(cycle, level), cycle);
 }
 
+/* Fills new entry `e` with an event of owner place `owner` and counts it. */
+static inline void xlat__wheel_fill(struct xlat_wheel *w, struct xlat_event *e, uint64_t cycle,
+                                    uint32_t owner, void (*fn)(void *), void *user)
+{
+    e->cycle = cycle;
+    e->fn = fn;
+    e->user = user;
+    e->owner = owner;
+    w->pending++;
+    w->owners[owner]++;
+}
+
 /* Queues an event of owner place `owner` at `cycle` (`now` + delay): due now goes to the
  * ready queue, later to the wheel. 0 when no block is free. */
 static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t cycle,
@@ -214,12 +226,7 @@ static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t 
                                         : xlat__wheel_slot_entry(w, cycle);
     if (!e)
         return 0;
-    e->cycle = cycle;
-    e->fn = fn;
-    e->user = user;
-    e->owner = owner;
-    w->pending++;
-    w->owners[owner]++;
+    xlat__wheel_fill(w, e, cycle, owner, fn, user);
     return 1;
 }
 
