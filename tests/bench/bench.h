@@ -27,6 +27,20 @@ static inline void bench_row(const char *what, double ops, double seconds, const
            note ? note : "");
 }
 
+/* The median of `n` values, sorting them in place (a few rounds: an
+ * insertion sort). Interleaved comparisons report the median of their
+ * per-round ratios. */
+static inline double bench_median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return v[n / 2];
+}
+
 /* splitmix64: deterministic workloads. */
 static inline uint64_t bench_rand(uint64_t *state)
 {

@@ -145,17 +145,6 @@ typedef struct ref_case {
     uint64_t *probe; /* REF_LOOKUPS keys, cycling through the key set */
 } ref_case;
 
-static double median(double *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
-    return v[n / 2];
-}
-
 static double time_ref_lookups(const ref_case *c, uint64_t *hits)
 {
     double t0 = bench_seconds();
@@ -199,12 +188,12 @@ static void report(const ref_case *c, const char *what, double ops, double *t_re
     double ratio[REF_ROUNDS];
     for (int r = 0; r < rounds; r++)
         ratio[r] = t_ref[r] / t_xlat[r];
-    double speed = median(ratio, rounds);
+    double speed = bench_median(ratio, rounds);
     snprintf(row, sizeof(row), "cuckoo_ref %s: %s, reference", c->name, what);
-    bench_row(row, ops, median(t_ref, rounds), extra);
+    bench_row(row, ops, bench_median(t_ref, rounds), extra);
     snprintf(row, sizeof(row), "cuckoo_ref %s: %s, libxlat", c->name, what);
     snprintf(note, sizeof(note), "libxlat/reference %.2f (median of %d rounds)", speed, rounds);
-    bench_row(row, ops, median(t_xlat, rounds), note);
+    bench_row(row, ops, bench_median(t_xlat, rounds), note);
 }
 
 /* Fills both filters (timed, `rounds` times from empty), then times

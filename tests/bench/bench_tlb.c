@@ -151,15 +151,9 @@ static void fa_versus_scan(void)
         best_lib = lib < best_lib ? lib : best_lib;
         best_scan = scan < best_scan ? scan : best_scan;
     }
-    for (int i = 1; i < ROUNDS; i++) /* insertion sort: seven values */
-        for (int j = i; j > 0 && ratio[j] < ratio[j - 1]; j--) {
-            double x = ratio[j];
-            ratio[j] = ratio[j - 1];
-            ratio[j - 1] = x;
-        }
     char note[96];
     snprintf(note, sizeof(note), "%.1f ns a lookup, %.2fx the plain scan (median of %d rounds)",
-             best_lib / (double)n * 1e9, ratio[ROUNDS / 2], ROUNDS);
+             best_lib / (double)n * 1e9, bench_median(ratio, ROUNDS), ROUNDS);
     bench_row("lookup, 32-entry FA, beside a scan of its array", (double)n, best_lib, note);
     snprintf(note, sizeof(note), "%.1f ns a lookup", best_scan / (double)n * 1e9);
     bench_row("  the plain scan of 32 entries (speed of light)", (double)n, best_scan, note);
