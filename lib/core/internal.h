@@ -191,19 +191,28 @@ static inline uint8_t xlat__access_perm(xlat_access access)
     }
 }
 
-/* Puts translation `e` of `vaddr` into `r` (page, frame, physical address,
- * permissions, metadata) and sets r->status to XLAT_OK, or
- * XLAT_ERR_PERM when `e` does not allow `access`. */
+/* Puts the translation of `vaddr` to frame `pfn` of a 2^page_shift page
+ * with `perm` into `r` (page, frame, physical address, permissions) and
+ * sets r->status to XLAT_OK, or XLAT_ERR_PERM when `perm` does not allow
+ * `access`. The metadata is the caller's. */
+static inline void xlat__resp_frame(xlat_resp *r, uint64_t pfn, uint8_t page_shift, uint8_t perm,
+                                    uint64_t vaddr, xlat_access access)
+{
+    uint8_t need = xlat__access_perm(access);
+    r->page_shift = page_shift;
+    r->pfn = pfn;
+    r->paddr = (pfn << page_shift) | (vaddr & ((1ull << page_shift) - 1));
+    r->perm = perm;
+    r->status = (perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
+}
+
+/* Puts translation `e` of `vaddr` into `r`: xlat__resp_frame() and the
+ * entry's metadata. */
 static inline void xlat__resp_translate(xlat_resp *r, const xlat_translation *e, uint64_t vaddr,
                                         xlat_access access)
 {
-    uint8_t need = xlat__access_perm(access);
-    r->page_shift = e->page_shift;
-    r->pfn = e->pfn;
-    r->paddr = (e->pfn << e->page_shift) | (vaddr & ((1ull << e->page_shift) - 1));
-    r->perm = e->perm;
+    xlat__resp_frame(r, e->pfn, e->page_shift, e->perm, vaddr, access);
     r->meta = e->meta;
-    r->status = (e->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
 }
 
 #endif /* XLAT_CORE_INTERNAL_H */

@@ -158,6 +158,13 @@ xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int touch)
     return NULL;
 }
 
+static inline xlat_meta xlat__tlb_way_meta(const struct tlb_way *w)
+{
+    return (xlat_meta){.object_id = w->object_id, .home_gpu = w->home_gpu,
+                       .coal_info = w->coal_info, .spill_credit = w->spill_credit,
+                       .spilled = w->spilled};
+}
+
 static inline void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entry *e)
 {
     e->pasid = w->pasid;
@@ -165,9 +172,7 @@ static inline void xlat__tlb_way_to_entry(const struct tlb_way *w, xlat_tlb_entr
     e->pfn = w->pfn;
     e->page_shift = w->page_shift;
     e->perm = w->perm;
-    e->meta = (xlat_meta){.object_id = w->object_id, .home_gpu = w->home_gpu,
-                          .coal_info = w->coal_info, .spill_credit = w->spill_credit,
-                          .spilled = w->spilled};
+    e->meta = xlat__tlb_way_meta(w);
 }
 
 static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)

@@ -285,18 +285,11 @@ static void make_resp(xlat_resp *r, const xlat_req *req, uint64_t issued,
 static void hit_resp(xlat_resp *r, const struct tlb_hit *h, uint32_t resolver)
 {
     const struct tlb_way *w = &h->way;
-    uint8_t need = xlat__access_perm(h->req.access);
     r->id = h->req.id;
     r->vaddr = h->req.vaddr;
     r->pasid = h->req.pasid;
-    r->status = (w->perm & need) == need ? XLAT_OK : XLAT_ERR_PERM;
-    r->pfn = w->pfn;
-    r->paddr = (w->pfn << w->page_shift) | (h->req.vaddr & ((1ull << w->page_shift) - 1));
-    r->page_shift = w->page_shift;
-    r->perm = w->perm;
-    r->meta = (xlat_meta){.object_id = w->object_id, .home_gpu = w->home_gpu,
-                          .coal_info = w->coal_info, .spill_credit = w->spill_credit,
-                          .spilled = w->spilled};
+    xlat__resp_frame(r, w->pfn, w->page_shift, w->perm, h->req.vaddr, h->req.access);
+    r->meta = xlat__tlb_way_meta(w);
     r->issued = h->issued;
     r->completed = 0; /* send_answer's */
     r->resolver = resolver;
