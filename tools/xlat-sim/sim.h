@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <xlat/xlat.h>
 
@@ -166,6 +167,17 @@ struct sim_source {
     char name[128];             /* "random:footprint=..." or the file name */
     uint64_t expected;          /* requests it will give, when known (0: unknown) */
 };
+
+/* A source's calls, whether it is timed, and its name (truncated to fit). */
+static inline void sim_source_init(sim_source *src,
+                                   int (*next)(sim_source *, sim_request *, sim_error *),
+                                   void (*close)(sim_source *), bool timed, const char *name)
+{
+    src->next = next;
+    src->close = close;
+    src->timed = timed;
+    snprintf(src->name, sizeof(src->name), "%s", name);
+}
 
 static inline int sim_source_next(sim_source *s, sim_request *out, sim_error *err)
 {

@@ -271,10 +271,7 @@ int trace_bin_source(trace_stream *s, const sim_shape *shape, sim_source **out,
     }
     b->s = s;
     b->shape = *shape;
-    b->base.next = bin_next;
-    b->base.close = bin_close;
-    b->base.timed = timed;
-    snprintf(b->base.name, sizeof(b->base.name), "%s", trace_stream_name(s));
+    sim_source_init(&b->base, bin_next, bin_close, timed, trace_stream_name(s));
     *out = &b->base;
     return 0;
 }

@@ -186,10 +186,7 @@ int trace_text_source(trace_stream *s, const sim_shape *shape, sim_source **out,
     }
     t->s = s;
     t->shape = *shape;
-    t->base.next = text_next;
-    t->base.close = text_close;
-    t->base.timed = true;
-    snprintf(t->base.name, sizeof(t->base.name), "%s", trace_stream_name(s));
+    sim_source_init(&t->base, text_next, text_close, true, trace_stream_name(s));
     *out = &t->base;
     return 0;
 }

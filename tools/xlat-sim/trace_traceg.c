@@ -347,10 +347,7 @@ int trace_traceg_source(char **paths, size_t npaths, const char *name,
     t->paths = paths;
     t->npaths = npaths;
     t->shape = *shape;
-    t->base.next = tg_next;
-    t->base.close = tg_close;
-    t->base.timed = false;
-    snprintf(t->base.name, sizeof(t->base.name), "%s", name);
+    sim_source_init(&t->base, tg_next, tg_close, false, name);
     /* the first kernel's header now, so a file that is no .traceg fails at open */
     if (open_kernel(t, err) < 0) {
         tg_close(&t->base);
