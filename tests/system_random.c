@@ -1,6 +1,7 @@
 #include "testutil.h"
 #include "system_random.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,11 +179,13 @@ static void quiet_check(host *h, xlat_incl incl)
     }
 }
 
-static int build(host *h, uint64_t seed, xlat_incl incl, bool multi_app, xlat_spill_rx rx)
+static int build(host *h, uint64_t seed, xlat_incl incl, bool multi_app, xlat_spill_rx rx,
+                 const xlat_allocator *alloc)
 {
     xlat_ctx_config cc;
     xlat_ctx_config_init(&cc);
     cc.seed = seed;
+    cc.allocator = alloc;
     if (xlat_ctx_create(&cc, &h->ctx) != XLAT_OK)
         return -1;
     xlat_physmem_config pc;
@@ -243,9 +246,39 @@ static int build(host *h, uint64_t seed, xlat_incl incl, bool multi_app, xlat_sp
     return xlat_system_create(h->ctx, &sc, &h->sys) == XLAT_OK ? 0 : -1;
 }
 
+/* Folds one counter into the digest, as its text line would be. */
+static void digest_counter(void *user, uint32_t unit_id, const char *unit_kind,
+                           const char *unit_name, const char *counter, uint64_t value)
+{
+    system_random_result *r = user;
+    char line[256];
+    int n = snprintf(line, sizeof(line), "%u %s %s %s %llu\n", unit_id, unit_kind, unit_name,
+                     counter, (unsigned long long)value);
+    for (int i = 0; i < n && i < (int)sizeof(line); i++)
+        r->stats_digest = (r->stats_digest ^ (uint8_t)line[i]) * 0x100000001b3ull;
+    r->stats_counters++;
+}
+
+/* Every counter of every unit, and the host's view of the run. */
+static void digest_run(host *h, system_random_result *r)
+{
+    r->stats_digest = 0xcbf29ce484222325ull;
+    if (xlat_stats_foreach(h->ctx, digest_counter, r) != XLAT_OK)
+        r->setup = 1;
+    digest_counter(r, 0, "host", "run", "cycles", r->cycles);
+    digest_counter(r, 0, "host", "run", "refused", r->refused);
+}
+
 void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint32_t cus,
                           xlat_incl incl, bool multi_app, xlat_spill_rx rx,
                           system_random_result *out)
+{
+    system_random_run_alloc(seed, requests, gpus, cus, incl, multi_app, rx, NULL, out);
+}
+
+void system_random_run_alloc(uint64_t seed, uint64_t requests, uint32_t gpus, uint32_t cus,
+                             xlat_incl incl, bool multi_app, xlat_spill_rx rx,
+                             const xlat_allocator *alloc, system_random_result *out)
 {
     host *h = calloc(1, sizeof(*h));
     memset(out, 0, sizeof(*out));
@@ -262,7 +295,7 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
     h->pasid = calloc(requests + 1, sizeof(*h->pasid));
     h->seen = calloc(requests + 1, sizeof(*h->seen));
     if (!h->accept_version || !h->page || !h->pasid || !h->seen ||
-        build(h, seed, incl, multi_app, rx) != 0) {
+        build(h, seed, incl, multi_app, rx, alloc) != 0) {
         out->setup = 1;
         goto done;
     }
@@ -318,6 +351,7 @@ void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint3
     out->back_invalidations = st.back_invalidations;
     out->tracker_inserts = st.tracker_inserts;
     out->tracker_full = st.tracker_full;
+    digest_run(h, out);
 done:
     xlat_system_destroy(h->sys);
     xlat_pagetable_destroy(h->pt);

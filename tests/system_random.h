@@ -29,6 +29,10 @@ typedef struct system_random_result {
     uint64_t tlb_hits, walks, walk_answers, remote_probes, remote_hits, remote_misses;
     uint64_t late_discarded, spills, victims_in, victims_dropped, back_invalidations;
     uint64_t tracker_inserts, tracker_full;
+    /* FNV-1a over every counter of every unit (xlat_stats_foreach), as the
+     * text lines "kind name counter value": two runs of one seed agree on
+     * it when they agree byte for byte on their statistics */
+    uint64_t stats_digest, stats_counters;
 } system_random_result;
 
 /* Runs `requests` requests with `seed` on `gpus` GPUs of `cus` CUs under
@@ -40,5 +44,10 @@ void system_random_run(uint64_t seed, uint64_t requests, uint32_t gpus, uint32_t
 void system_random_run_rx(uint64_t seed, uint64_t requests, uint32_t gpus, uint32_t cus,
                           xlat_incl incl, bool multi_app, xlat_spill_rx rx,
                           system_random_result *out);
+
+/* The same under the allocator `alloc` (NULL: malloc). */
+void system_random_run_alloc(uint64_t seed, uint64_t requests, uint32_t gpus, uint32_t cus,
+                             xlat_incl incl, bool multi_app, xlat_spill_rx rx,
+                             const xlat_allocator *alloc, system_random_result *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include "../walk_random.h"
 #include "../system_random.h"
 #include "walk_sched_long.h"
+#include "system_long.h"
 #include "../barre_alloc_fixture.h"
 #include "../barre_system_random.h"
 
@@ -108,47 +109,6 @@ START_TEST(coalescing_long)
 }
 END_TEST
 
-/* Whole multi-GPU systems under every inclusion policy, many seeds: answers
- * once, right and never stale across shootdowns, GPU and IOMMU flushes. */
-START_TEST(system_random_long)
-{
-    static const struct {
-        xlat_incl incl;
-        bool multi;
-        xlat_spill_rx rx;
-        uint32_t gpus;
-    } p[] = {{XLAT_INCL_MOSTLY, false, XLAT_SPILL_CUMULATIVE, 4},
-             {XLAT_INCL_INCLUSIVE, false, XLAT_SPILL_CUMULATIVE, 4},
-             {XLAT_INCL_EXCLUSIVE, false, XLAT_SPILL_CUMULATIVE, 4},
-             {XLAT_INCL_EXCLUSIVE, false, XLAT_SPILL_CUMULATIVE, 1},
-             {XLAT_INCL_LEAST, false, XLAT_SPILL_CUMULATIVE, 4},
-             {XLAT_INCL_LEAST, true, XLAT_SPILL_CUMULATIVE, 4},
-             {XLAT_INCL_LEAST, true, XLAT_SPILL_OCCUPANCY, 4}};
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        for (unsigned k = 0; k < sizeof(p) / sizeof(p[0]); k++) {
-            system_random_result r;
-            system_random_run_rx(seed, 100000, p[k].gpus, seed % 2 ? 4 : 3, p[k].incl,
-                                 p[k].multi, p[k].rx, &r);
-            ck_assert_msg(!r.setup && r.once == r.accepted && r.accepted == 100000 &&
-                              !r.duplicates && !r.missing && !r.wrong && !r.bad_status,
-                          "seed %llu policy %u: setup %d, %llu once of %llu, %llu twice, "
-                          "%llu never, %llu wrong, %llu not OK", (unsigned long long)seed, k,
-                          r.setup, (unsigned long long)r.once, (unsigned long long)r.accepted,
-                          (unsigned long long)r.duplicates, (unsigned long long)r.missing,
-                          (unsigned long long)r.wrong, (unsigned long long)r.bad_status);
-            ck_assert_msg(!r.stale && !r.stale_entries && !r.excl_both,
-                          "seed %llu policy %u: %llu stale answers (first %llu), %llu stale "
-                          "entries, %llu in both L2 and IOMMU TLB", (unsigned long long)seed, k,
-                          (unsigned long long)r.stale, (unsigned long long)r.first_stale_id,
-                          (unsigned long long)r.stale_entries, (unsigned long long)r.excl_both);
-            ck_assert_uint_gt(r.remaps, 0);
-            if (p[k].incl == XLAT_INCL_LEAST)
-                ck_assert_uint_gt(p[k].multi ? r.spills : r.remote_hits, 0);
-        }
-    }
-}
-END_TEST
-
 /* Barre Chord's group allocation: every frame a PEC calculation computes
  * from any page's walk is the walked frame, over many seeds. */
 START_TEST(barre_alloc_long)
@@ -191,7 +151,7 @@ int main(void)
     tcase_add_test(tc, shootdowns_long);
     tcase_add_test(tc, walk_sched_long);
     tcase_add_test(tc, coalescing_long);
-    tcase_add_test(tc, system_random_long);
+    system_long_add_tests(tc);
     tcase_add_test(tc, barre_alloc_long);
     tcase_add_test(tc, barre_system_long);
     SRunner *sr = srunner_create(s);
