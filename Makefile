@@ -121,7 +121,7 @@ TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_EXAMPLES='"$(CURDIR)/$(BUILD)/examples"' \
              -DXLAT_TEST_SIM='"$(CURDIR)/$(SIM_BIN)"'
 
-.PHONY: all check check-long run bench bench-instr docs install uninstall clean sanitize distclean \
+.PHONY: all check check-long run bench bench-instr docs install uninstall clean sanitize valgrind distclean \
         abi-check abi-update experiments
 
 # The CMake package (find_package(libxlat)), written from cmake/*.in.
@@ -247,6 +247,17 @@ bench: sim-required $(BENCH_BIN)
 # for the kernels of `bench_xlat --kernel` (KERNELS=... for some of them).
 bench-instr: sim-required $(BENCH_BIN)
 	tests/bench/instr $(BENCH_BIN) $(KERNELS)
+
+# The quick suite under valgrind's memcheck, in one process (CK_FORK=no), so
+# that the leak check at exit covers every test: no error, no definite or
+# indirect leak (doc/reliability.md). Needs Debian's valgrind.
+VALGRIND ?= valgrind
+valgrind: sim-required all $(TEST_BIN)
+	@command -v $(VALGRIND) >/dev/null 2>&1 || { \
+	    echo "make valgrind needs valgrind: apt-get install -y valgrind" >&2; exit 1; }
+	CK_FORK=no $(VALGRIND) -q --error-exitcode=9 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
+	    $(TEST_BIN)
 
 sanitize:
 	$(MAKE) BUILD=build/san OUT=build/san/lib CFLAGS="-O1 -g -fno-omit-frame-pointer" \
