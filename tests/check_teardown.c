@@ -745,6 +745,29 @@ static void build_tlb_system_fbarre(run *r)
     tlb_over_system(r, &sc, 2, system_fbarre);
 }
 
+/* A host's TLB given the IOMMU's walkers, or its TLB, as its next level
+ * holds the IOMMU. */
+static void tlb_over_iommu_part(run *r, bool its_tlb)
+{
+    xlat_target t;
+    held_iommu(r, &t);
+    if (its_tlb) { /* a host's IOMMU TLB misses to a responder of its own */
+        xlat_target below = TEST_TARGET(fixed, make_fixed(r, "below"));
+        ck_assert_int_eq(xlat_tlb_set_next(xlat_iommu_tlb(r->held), &below), XLAT_OK);
+        t = TEST_TARGET(tlb, xlat_iommu_tlb(r->held));
+    } else {
+        t = TEST_TARGET(walker, xlat_iommu_walker(r->held));
+    }
+    holder_tlb(r);
+    ck_assert_int_eq(r->wire(r, &t), XLAT_OK);
+    snprintf(r->expect, sizeof(r->expect),
+             "iommu held: its TLB or walkers are still the next level of 1 unit(s);"
+             " set their next level elsewhere (or NULL) or destroy them first");
+}
+
+static void build_tlb_iommu_walker(run *r) { tlb_over_iommu_part(r, false); }
+static void build_tlb_iommu_tlb(run *r) { tlb_over_iommu_part(r, true); }
+
 /* tlb -> F-Barre mesh (an L2's next level is one of the mesh's units) */
 static void build_tlb_mesh(run *r)
 {
@@ -794,6 +817,10 @@ static const config_pair config_pairs[] = {
      build_system_fbarre_pec},
     {"tlb", "fbarre_mesh", "xlat_tlb_set_next(mesh chiplet)", "xlat_tlb_set_next(NULL)",
      build_tlb_mesh},
+    {"tlb", "iommu", "xlat_tlb_set_next(xlat_iommu_walker)", "xlat_tlb_set_next(NULL)",
+     build_tlb_iommu_walker},
+    {"tlb", "iommu", "xlat_tlb_set_next(xlat_iommu_tlb)", "xlat_tlb_set_next(NULL)",
+     build_tlb_iommu_tlb},
     {"tlb", "system", "xlat_tlb_set_next(xlat_system_l1)", "xlat_tlb_set_next(NULL)",
      build_tlb_system_l1},
     {"tlb", "system", "xlat_tlb_set_next(xlat_system_l2)", "xlat_tlb_set_next(NULL)",
@@ -802,7 +829,7 @@ static const config_pair config_pairs[] = {
      build_tlb_system_link},
     {"tlb", "system", "xlat_tlb_set_next(xlat_system_iommu)", "xlat_tlb_set_next(NULL)",
      build_tlb_system_iommu},
-    {"tlb", "system", "xlat_tlb_set_next(xlat_iommu_walker)", "xlat_tlb_set_next(NULL)",
+    {"tlb", "system", "xlat_tlb_set_next(its IOMMU's walkers)", "xlat_tlb_set_next(NULL)",
      build_tlb_system_walker},
     {"tlb", "system", "xlat_tlb_set_next(xlat_system_gmmu)", "xlat_tlb_set_next(NULL)",
      build_tlb_system_gmmu},
