@@ -208,7 +208,9 @@ XLAT_API int xlat_pec_buffer_create(xlat_ctx *ctx, const xlat_pec_buffer_config 
  * @param pec the buffer, or NULL.
  * @retval XLAT_OK destroyed (or NULL)
  * @retval XLAT_ERR_BUSY a walker pool configured with it (xlat_walker_config::pec)
- *         still holds it; nothing was destroyed (doc/composition.md, "Tearing down")
+ *         or a system given it as its chiplets' PEC source
+ *         (xlat_system_config::fbarre_pec) still holds it; nothing was
+ *         destroyed (doc/composition.md, "Tearing down")
  */
 XLAT_API int xlat_pec_buffer_destroy(xlat_pec_buffer *pec);
 

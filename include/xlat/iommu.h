@@ -268,7 +268,9 @@ XLAT_API int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat
  *        (a TLB destroyed first is detached from it). NULL does nothing.
  * @param iommu the IOMMU, or NULL.
  * @retval XLAT_OK destroyed (or NULL)
- * @retval XLAT_ERR_BUSY a unit whose next level it is (a link, a GMMU, a TLB) still holds it;
+ * @retval XLAT_ERR_BUSY a unit whose next level it is (a link, a GMMU, a TLB), or
+ *         whose next level is one of its TLBs or walkers (xlat_iommu_tlb(),
+ *         xlat_iommu_walker()), still holds it;
  *         nothing was destroyed (doc/composition.md, "Teardown")
  */
 XLAT_API int xlat_iommu_destroy(xlat_iommu *iommu);

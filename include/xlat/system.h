@@ -132,7 +132,8 @@ typedef struct xlat_system_config {
     /** With `fbarre`: the PEC buffer the units fill their own from as ATS
      *  answers arrive (xlat_fbarre_pec_from_buffer(); normally the IOMMU's,
      *  the walk template's `pec`). NULL: they compute frames only for the
-     *  data objects nothing told them of, that is none. */
+     *  data objects nothing told them of, that is none. Not owned: the
+     *  system holds it, so it outlives the system. */
     xlat_pec_buffer  *fbarre_pec;
 } xlat_system_config;
 
@@ -235,7 +236,11 @@ XLAT_API int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xl
 /**
  * @brief Destroy the system and every unit it built. NULL does nothing.
  * @param sys the system, or NULL.
- * @return ::XLAT_OK: nothing outside the system holds the units it built.
+ * @retval XLAT_OK destroyed (or NULL)
+ * @retval XLAT_ERR_BUSY a unit outside the system was given one of the
+ *         units it built as its next level (through xlat_system_l2(),
+ *         xlat_system_iommu(), ... and their get_target) and still holds
+ *         it; nothing was destroyed (doc/composition.md, "Teardown")
  */
 XLAT_API int xlat_system_destroy(xlat_system *sys);
 

@@ -357,11 +357,37 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
     return XLAT_OK;
 }
 
+/* Holds on the units the IOMMU built (its TLBs, walkers, trackers). It
+ * wires none of them to another, so each is a host's unit given one as
+ * its next level (xlat_iommu_walker(), xlat_iommu_tlb() and their
+ * get_target), which would be left calling into freed memory. */
+static uint32_t holds_on_parts(const struct xlat_iommu *m)
+{
+    uint32_t n = 0;
+    for (const struct xlat__reg *r = m->u.ctx->reg_head; r; r = r->next)
+        if (r->owner == &m->reg)
+            n += r->held;
+    return n;
+}
+
+void xlat__iommu_forget_holds(struct xlat_iommu *m)
+{
+    for (struct xlat__reg *r = m->u.ctx->reg_head; r; r = r->next)
+        if (r->owner == &m->reg)
+            r->held = 0;
+}
+
 int xlat_iommu_destroy(xlat_iommu *m)
 {
     if (!m)
         return XLAT_OK;
     int rc = xlat__reg_unheld(m->u.ctx, &m->reg, "iommu");
+    uint32_t parts = rc == XLAT_OK ? holds_on_parts(m) : 0;
+    if (parts)
+        rc = xlat__fail(m->u.ctx, XLAT_ERR_BUSY,
+                        "iommu %s: its TLB or walkers are still the next level of %u unit(s);"
+                        " set their next level elsewhere (or NULL) or destroy them first",
+                        m->reg.name, parts);
     if (rc == XLAT_OK)
         iommu_free(m->u.ctx, m);
     return rc;

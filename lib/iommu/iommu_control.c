@@ -138,7 +138,13 @@ static void stats_foreach(const void *m, const struct xlat__stats_sink *sink)
 }
 
 static void stats_reset(void *m) { xlat_iommu_stats_reset(m); }
-static void destroy(void *m) { (void)xlat_iommu_destroy(m); }
+
+static void destroy(void *m)
+{
+    xlat__iommu_forget_holds(m);
+    (void)xlat_iommu_destroy(m);
+}
+
 static void latency(const void *m, xlat_latency_hist *out)
 {
     *out = ((const xlat_iommu *)m)->u.latency;

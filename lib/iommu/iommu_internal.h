@@ -102,6 +102,10 @@ struct xlat_iommu {
  * was attached for several GPUs, which answer as the lowest of them. */
 uint32_t xlat__iommu_l2_gpu(const struct xlat_iommu *m, uint32_t gpu, const xlat_tlb *l2);
 
+/* For the context's teardown, which takes every unit whatever holds it:
+ * the holds on the IOMMU's own TLBs and walkers are let go. */
+void xlat__iommu_forget_holds(struct xlat_iommu *m);
+
 /* Victims and the IOMMU TLB (iommu_victim.c). */
 int xlat__iommu_victims_init(struct xlat_iommu *m);
 void xlat__iommu_l2_evicted(void *user, xlat_tlb *l2, const xlat_tlb_entry *victim);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "system_internal.h"
+#include "unit_target.h"
 
 void xlat_system_config_init_sized(xlat_system_config *out, size_t size)
 {
@@ -219,8 +220,32 @@ static void system_free(struct xlat_system *s)
         xlat_link_destroy(s->link[g]);
     }
     xlat_fbarre_mesh_destroy(s->fbarre); /* after the L2s, which missed into it */
+    xlat__release_id(s->ctx, s->held_pec);
     free_gpus(s);
     xlat__free(s->ctx, s, sizeof(*s));
+}
+
+/* Whether `r` is a unit the system built, or one such a unit built (the
+ * IOMMU's TLB and walkers, the mesh's chiplets and links). */
+static bool built_by(const struct xlat__reg *r, const struct xlat_system *s)
+{
+    for (const struct xlat__reg *o = r->owner; o; o = o->owner)
+        if (o == &s->reg)
+            return true;
+    return false;
+}
+
+/* Holds on the units the system built. Only the system's own wiring makes
+ * them at create; any beyond are a host's units given one of them as
+ * their next level (xlat_system_iommu(), xlat_system_link() ... through
+ * their get_target). */
+static uint64_t holds_on_built(const struct xlat_system *s)
+{
+    uint64_t n = 0;
+    for (const struct xlat__reg *r = s->ctx->reg_head; r; r = r->next)
+        if (built_by(r, s))
+            n += r->held;
+    return n;
 }
 
 static int check_config(xlat_ctx *ctx, const xlat_system_config *c)
@@ -377,6 +402,9 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
         system_free(s);
         return rc;
     }
+    if (s->fbarre) /* its chiplets were given the buffer as their PEC source */
+        s->held_pec = xlat__hold_handle(ctx, s->cfg.fbarre_pec);
+    s->inner_holds = holds_on_built(s);
     xlat__reg_add(ctx, &s->reg, &reg_ops, s, NULL, 0);
     *out = s;
     return XLAT_OK;
@@ -384,8 +412,16 @@ int xlat_system_create(xlat_ctx *ctx, const xlat_system_config *cfg, xlat_system
 
 int xlat_system_destroy(xlat_system *s)
 {
-    if (s)
-        system_free(s); /* nothing outside the system can hold its units */
+    if (!s)
+        return XLAT_OK;
+    uint64_t holds = holds_on_built(s);
+    if (holds > s->inner_holds)
+        return xlat__fail(s->ctx, XLAT_ERR_BUSY,
+                          "system %s: its units are still the next level of %llu unit(s)"
+                          " outside it; set their next level elsewhere (or NULL) or destroy"
+                          " them first", s->reg.name,
+                          (unsigned long long)(holds - s->inner_holds));
+    system_free(s);
     return XLAT_OK;
 }
 
@@ -551,7 +587,19 @@ static void stats_foreach(const void *s, const struct xlat__stats_sink *sink)
 }
 
 static void stats_reset(void *s) { xlat_system_stats_reset(s); }
-static void destroy(void *s) { (void)xlat_system_destroy(s); }
+
+/* The context's teardown takes every unit, those that hold the system's
+ * too (registry.c forgets the holds on a unit it destroys; these are
+ * the holds on the units the system built). */
+static void destroy(void *handle)
+{
+    struct xlat_system *s = handle;
+    for (struct xlat__reg *r = s->ctx->reg_head; r; r = r->next)
+        if (built_by(r, s))
+            r->held = 0;
+    system_free(s);
+}
+
 static void latency(const void *s, xlat_latency_hist *out) { ring_latency(s, out); }
 
 static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy,

@@ -42,6 +42,9 @@ struct xlat_system {
     xlat_gmmu **gmmu;
     xlat_iommu *iommu;
     xlat_fbarre_mesh *fbarre;       /* with cfg.fbarre: every chiplet's unit and their links */
+    uint32_t held_pec;              /* cfg.fbarre_pec's unit id: the chiplets' PEC source
+                                       reads it, so it outlives the system (xlat__hold_handle) */
+    uint64_t inner_holds;           /* holds its units had on one another at create */
     xlat_system_stats st;
     struct xlat__reg reg;
 };
