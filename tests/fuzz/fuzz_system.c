@@ -40,6 +40,7 @@
 #define OPS 4096
 #define GPUS_MAX 8
 #define DRAIN_STEPS 200000 /* events a drain may run before it gives up */
+#define FAULTS 32         /* page requests the host holds before answering */
 
 typedef struct mapping {
     uint64_t frame;       /* valid when mapped */
@@ -64,6 +65,8 @@ typedef struct shape {
     xlat_iommu_config iommu;
     xlat_gmmu_config gmmu_cfg;
     uint32_t link_latency, probe_latency;
+    uint32_t pri;           /* page requests: 0 none, 1 refused at once, 2 mapped at once,
+                               3 held until an operation answers them */
 } shape;
 
 typedef struct world {
@@ -80,6 +83,9 @@ typedef struct world {
     uint32_t gen[SPACES_MAX + 2][PAGES];
     request req[REQUESTS];
     uint32_t nreq, answered, dropped;
+    uint64_t fault_token[FAULTS];
+    uint32_t fault_pasid[FAULTS], fault_page[FAULTS];
+    uint32_t nfaults;
 } world;
 
 static const mapping *current(const world *w, uint32_t pasid, uint32_t page)
@@ -137,6 +143,70 @@ static void on_done(void *user, const xlat_resp *r)
                q->version, now - 1, r->status, (unsigned long long)r->pfn, r->perm);
 }
 
+static mapping *next_version(world *w, uint32_t pasid, uint32_t page);
+static int table_map(world *w, uint32_t pasid, uint32_t page, uint64_t frame, uint8_t perm);
+static void shootdown(world *w, uint32_t pasid, uint32_t page);
+
+/* ------------------------------------------------------ page requests */
+
+/* The host's driver: maps the page (then the walk resumes), or refuses
+ * it. A page of the PASID without a table, or one that changed too often,
+ * is refused. Called inside advance too: the library allows a shootdown
+ * from inside its callbacks. */
+static void answer_fault(world *w, uint64_t token, uint32_t pasid, uint32_t page, bool map)
+{
+    int status = XLAT_ERR_FAULT;
+    if (map && pasid <= w->sh.spaces && current(w, pasid, page)->mapped) {
+        status = XLAT_OK; /* mapped since by the host */
+    } else if (map && pasid <= w->sh.spaces) {
+        mapping *m = next_version(w, pasid, page);
+        if (m) {
+            m->mapped = true;
+            m->perm = XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_X;
+            m->frame = frame_of(++w->gen[pasid][page], pasid, page);
+            FUZZ_CHECK(table_map(w, pasid, page, m->frame, m->perm) == XLAT_OK, "fault map");
+            shootdown(w, pasid, page);
+            status = XLAT_OK;
+        }
+    }
+    int rc = xlat_iommu_fault_done(xlat_system_iommu(w->sys), token, status);
+    FUZZ_CHECK(rc == XLAT_OK, "fault_done of token %llu: %s", (unsigned long long)token,
+               xlat_strerror(rc));
+}
+
+static void on_faults(void *user, xlat_iommu *iommu, const xlat_iommu_fault *f, size_t n)
+{
+    world *w = user;
+    FUZZ_CHECK(iommu == xlat_system_iommu(w->sys), "page request from another IOMMU");
+    FUZZ_CHECK(n >= 1 && n <= w->sh.iommu.fault_batch, "a batch of %zu page requests", n);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t page = (uint32_t)((f[i].vaddr - BASE) >> 12);
+        FUZZ_CHECK(f[i].pasid >= 1 && f[i].pasid <= w->sh.spaces + 1 && f[i].vaddr >= BASE &&
+                       page < PAGES && f[i].gpu < w->sh.gpus,
+                   "page request for pasid %u va %llx from gpu %u", f[i].pasid,
+                   (unsigned long long)f[i].vaddr, f[i].gpu);
+        if (w->sh.pri == 3 && w->nfaults < FAULTS) {
+            w->fault_token[w->nfaults] = f[i].token;
+            w->fault_pasid[w->nfaults] = f[i].pasid;
+            w->fault_page[w->nfaults++] = page;
+        } else {
+            answer_fault(w, f[i].token, f[i].pasid, page, w->sh.pri != 1);
+        }
+    }
+}
+
+/* Answers held page request k (the last one takes its place). */
+static void answer_held(world *w, uint32_t k, bool map)
+{
+    uint64_t token = w->fault_token[k];
+    uint32_t pasid = w->fault_pasid[k], page = w->fault_page[k];
+    w->nfaults--;
+    w->fault_token[k] = w->fault_token[w->nfaults];
+    w->fault_pasid[k] = w->fault_pasid[w->nfaults];
+    w->fault_page[k] = w->fault_page[w->nfaults];
+    answer_fault(w, token, pasid, page, map);
+}
+
 /* ----------------------------------------------------------- the clock */
 
 static void run(world *w, uint64_t cycles)
@@ -154,6 +224,8 @@ static void drain(world *w)
 {
     uint32_t after = 0;
     for (uint32_t step = 0; step < DRAIN_STEPS; step++) {
+        while (w->nfaults) /* the host answers what it held, so the walks can end */
+            answer_held(w, w->nfaults - 1, step & 1);
         uint64_t next = xlat_next_event(w->ctx);
         if (next == XLAT_NEVER || (w->answered + w->dropped == w->nreq && ++after > 64))
             break;
@@ -255,10 +327,15 @@ static void decode_iommu(shape *s, fuzz_input *in)
     s->iommu.spill_rx = s->rx_occupancy ? XLAT_SPILL_OCCUPANCY : XLAT_SPILL_CUMULATIVE;
     s->iommu.tracker_exact = s->tracker_exact;
     s->iommu.tracker_entries = 8 * s->gpus;
-    s->iommu.tracker_fp_bits = c & 1 ? 2 : 8;          /* 2: false positives */
+    s->iommu.tracker_fp_bits = c & 1 ? 4 : 12;         /* 4: false positives */
     s->iommu.remote_latency = 1 + (c >> 1 & 15);
     s->iommu.spill_counter = c >> 5 & 3;
     s->iommu.exclude_owner = !(c & 0x80);
+    uint8_t d = fuzz_u8(in);
+    s->pri = d & 3;
+    s->iommu.fault_fn = s->pri ? on_faults : NULL;
+    s->iommu.fault_batch = 1 + (d >> 2 & 3);
+    s->iommu.fault_timeout = d >> 4 & 15;
 }
 
 static void decode_gmmu(shape *s, fuzz_input *in)
@@ -276,6 +353,27 @@ static void decode_gmmu(shape *s, fuzz_input *in)
     s->gmmu_cfg.max_outstanding = 1 + (a >> 2 & 3);
     s->gmmu_cfg.is_local = gmmu_is_local;
     s->gmmu_cfg.oracle = gmmu_oracle;
+}
+
+/* The bounds where senders get refused and must be woken, and clocks
+ * other than the context's, where wake-ups fall between edges. */
+static void decode_limits(shape *s, fuzz_input *in)
+{
+    static const uint32_t ratio[4][2] = {{0, 0}, {5, 7}, {2, 1}, {1, 3}};
+    uint8_t a = fuzz_u8(in);
+    s->l1.hits_in_flight = a & 1 ? 1 : 0;
+    s->l2.hits_in_flight = a & 2 ? 1 : 0;
+    s->l1.mshr_targets = a & 4 ? 1 : 0;
+    s->l2.mshr_targets = a & 8 ? 2 : 0;
+    s->iommu.clock_num = ratio[a >> 4 & 3][0];
+    s->iommu.clock_den = ratio[a >> 4 & 3][1];
+    s->l2.clock_num = ratio[a >> 6 & 1][0];
+    s->l2.clock_den = ratio[a >> 6 & 1][1];
+    if (a >> 7 && s->incl == XLAT_INCL_MOSTLY) { /* a second-level IOMMU TLB */
+        s->iommu.tlb2_entries = 4;
+        s->iommu.tlb2_ways = 4;
+        s->iommu.tlb2_latency = 3;
+    }
 }
 
 static void decode_shape(world *w, fuzz_input *in)
@@ -299,8 +397,10 @@ static void decode_shape(world *w, fuzz_input *in)
     decode_tlbs(s, in);
     decode_iommu(s, in);
     decode_gmmu(s, in);
+    decode_limits(s, in);
     s->gmmu_cfg.locality_user = w;
     s->gmmu_cfg.oracle_user = w;
+    s->iommu.fault_user = w;
 }
 
 static int build_system(world *w)
@@ -540,6 +640,7 @@ static void op_destroy(world *w)
             w->req[i].life = 0;
             w->dropped++;
         }
+    w->nfaults = 0; /* their walks went with the IOMMU */
     run(w, 1000); /* nothing of the old system may answer or run */
     int rc = build_system(w);
     FUZZ_CHECK(rc == XLAT_OK, "rebuilding: %s: %s", xlat_strerror(rc), xlat_ctx_errmsg(w->ctx));
@@ -548,7 +649,7 @@ static void op_destroy(world *w)
 static void step(world *w, fuzz_input *in)
 {
     uint8_t op = fuzz_u8(in);
-    switch (op % 24) {
+    switch (op % 25) {
     case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8:
         op_translate(w, in);
         break;
@@ -575,8 +676,14 @@ static void step(world *w, fuzz_input *in)
     case 22:
         FUZZ_CHECK(xlat_system_flush(w->sys) >= 0, "system_flush");
         break;
+    case 23: {
+        uint8_t a = fuzz_u8(in);
+        if (w->nfaults)
+            answer_held(w, a % w->nfaults, a & 0x80);
+        break;
+    }
     default:
-        if (op >= 0xF0) /* rare: a teardown costs a whole rebuild */
+        if (op >= 0xC0) /* rare: a teardown costs a whole rebuild */
             op_destroy(w);
         else
             run(w, 1);
@@ -602,10 +709,14 @@ static void check_idle(world *w)
 }
 
 /* Once idle, the system accepts again: with every TLB emptied, one request
- * per GPU (each going all the way to the IOMMU) is accepted and answered. */
+ * per GPU (each going all the way to the IOMMU) is accepted and answered.
+ * From the next cycle on: the last requests may have used this cycle's
+ * ports (one that joins a miss completing in its own cycle is answered
+ * in that cycle). */
 static void check_accepts_again(world *w)
 {
     FUZZ_CHECK(xlat_system_flush(w->sys) >= 0, "system_flush");
+    run(w, 1);
     for (uint32_t g = 0; g < w->sh.gpus && w->nreq < REQUESTS; g++) {
         request *q = &w->req[w->nreq];
         memset(q, 0, sizeof(*q));
