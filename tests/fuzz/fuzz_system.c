@@ -708,6 +708,66 @@ static void check_idle(world *w)
     }
 }
 
+/* A request of the harness's own, straight to a unit below the TLBs;
+ * false when the table of requests is full. */
+static request *direct_request(world *w, uint32_t gpu, uint32_t page)
+{
+    if (w->nreq == REQUESTS)
+        return NULL;
+    request *q = &w->req[w->nreq];
+    memset(q, 0, sizeof(*q));
+    q->page = page % PAGES;
+    q->req = (xlat_req){.id = w->nreq, .vaddr = BASE + (uint64_t)q->page * 4096, .pasid = 1,
+                        .gpu = (uint16_t)gpu};
+    q->version = w->nver[1][q->page] - 1;
+    q->life = w->life;
+    return q;
+}
+
+/* Once idle, a unit has all its room back: the IOMMU takes exactly
+ * buffer_entries requests in one cycle and refuses the next, and each
+ * GMMU takes max_outstanding. A slot lost for good on some path shows
+ * here even when the unit still answers through the others. */
+static void check_room(world *w, const char *what, uint32_t room, uint32_t gpu,
+                       int (*send)(void *unit, const xlat_req *req, xlat_done_fn done, void *user),
+                       void *unit)
+{
+    run(w, 1);
+    for (uint32_t i = 0; i <= room; i++) {
+        request *q = direct_request(w, gpu, i);
+        if (!q)
+            return;
+        int rc = send(unit, &q->req, on_done, w);
+        if (i < room)
+            FUZZ_CHECK(rc == XLAT_OK, "idle %s of gpu %u took %u of its %u requests: %s: %s",
+                       what, gpu, i, room, xlat_strerror(rc), xlat_ctx_errmsg(w->ctx));
+        else
+            FUZZ_CHECK(rc == XLAT_ERR_AGAIN, "idle %s of gpu %u took %u requests, room for %u",
+                       what, gpu, room + 1, room);
+        w->nreq += rc == XLAT_OK;
+    }
+    drain(w);
+    check_idle(w);
+}
+
+static int send_iommu(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    return xlat_iommu_translate(unit, req, done, user);
+}
+
+static int send_gmmu(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    return xlat_gmmu_translate(unit, req, done, user);
+}
+
+static void check_all_room(world *w)
+{
+    check_room(w, "IOMMU", w->sh.iommu.buffer_entries, 0, send_iommu, xlat_system_iommu(w->sys));
+    for (uint32_t g = 0; w->sh.gmmu && g < w->sh.gpus; g++)
+        check_room(w, "GMMU", w->sh.gmmu_cfg.max_outstanding, g, send_gmmu,
+                   xlat_system_gmmu(w->sys, g));
+}
+
 /* Once idle, the system accepts again: with every TLB emptied, one request
  * per GPU (each going all the way to the IOMMU) is accepted and answered.
  * From the next cycle on: the last requests may have used this cycle's
@@ -750,6 +810,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_holdings(w);
     check_idle(w);
     check_accepts_again(w);
+    check_all_room(w);
     check_holdings(w);
     destroy_world(w);
     free(w);
