@@ -8,8 +8,15 @@
  * three PASIDs of 16 pages. The rest is a sequence of operations:
  * translate, tick, advance, map, unmap, protect, remap (each followed by
  * the shootdown of the page), invalidate a page or a PASID, flush a GPU,
- * the IOMMU TLB or everything, and destroying the system mid-flight (then
- * building it again).
+ * the IOMMU TLB or everything, answer a page request the host held (the
+ * IOMMU's page requests are refused, mapped at once, or held), and
+ * destroying the system mid-flight (then building it again).
+ *
+ * At the end everything is drained: every accepted request was answered
+ * once, no MSHR or GMMU record is left, a fresh request from each GPU is
+ * accepted and answered, and the IOMMU (and each GMMU) takes exactly its
+ * room of requests in one cycle, so a slot lost for good on some path
+ * shows even when the unit still answers through the others.
  *
  * Frames encode (generation, pasid, page), and every page keeps the
  * history of its mappings, one version per change, so an answer tells
