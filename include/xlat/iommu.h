@@ -447,6 +447,11 @@ XLAT_API int xlat_iommu_get_target(xlat_iommu *iommu, xlat_target *out);
 /**
  * @brief Answer a page request: ::XLAT_OK after mapping the page (the walk
  *        resumes), or the status to answer the ATS request with.
+ *
+ * The ATS request is answered from inside xlat_tick() / xlat_advance(), as
+ * every answer of the IOMMU, never from inside this call: called outside
+ * them, a refused page request is answered at the next advance, in this
+ * cycle.
  * @param iommu the IOMMU.
  * @param token xlat_walk_fault::token of the page request.
  * @param status ::XLAT_OK to resume the walk, or the status to answer with.

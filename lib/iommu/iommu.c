@@ -604,10 +604,29 @@ static void lookup2_done(void *arg)
     answer(r, &e, XLAT_OK, m->u.id);
 }
 
+static void walk_done(void *user, const xlat_resp *resp);
+
+static void walk_done_event(void *arg)
+{
+    struct iommu_req *r = arg;
+    walk_done(r, &r->walk_resp);
+}
+
+/* A walk answers outside an advance when the host resolves its page
+ * request (xlat_iommu_fault_done()): the answer waits for a zero-delay
+ * event, since every answer of the IOMMU comes from inside tick/advance.
+ * The record stays busy meanwhile (walk_out), and the event takes the
+ * lookup's place in the budget (the request is in service, its lookup
+ * done). An answered request's walk calls no one back: it ends at once. */
 static void walk_done(void *user, const xlat_resp *resp)
 {
     struct iommu_req *r = user;
     struct xlat_iommu *m = r->iommu;
+    if (!m->u.ctx->in_advance && !r->answered) {
+        r->walk_resp = *resp;
+        xlat__unit_post(&m->u, 0, walk_done_event, r);
+        return;
+    }
     r->walk_out = 0;
     if (r->answered) {
         m->st.late_discarded++;

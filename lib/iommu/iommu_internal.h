@@ -26,6 +26,7 @@ struct iommu_req {
     uint8_t walk_out, probe_out, answered;
     uint8_t queued;      /* its walk waits in the IOMMU's walk queue */
     int32_t probe_gpu;
+    xlat_resp walk_resp; /* a walk's answer that came outside an advance, until its event */
     struct iommu_req *qprev, *qnext; /* the walk queue */
 };
 
