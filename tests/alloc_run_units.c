@@ -1,0 +1,323 @@
+/*
+ * Scenarios of single units and short chains for the allocation-failure
+ * loops (tests/alloc_run.h): a TLB hierarchy over a fixed responder, a
+ * link, the cuckoo filter, the page table, the page walk cache, the walker
+ * under each scheduler and with coalescing, and the GMMU's three designs.
+ */
+#include "alloc_run.h"
+
+bool ar_table(ar_run *r, xlat_physmem **mem, xlat_pagetable **pt)
+{
+    *mem = NULL;
+    *pt = NULL;
+    xlat_physmem_config pc;
+    xlat_physmem_config_init(&pc);
+    if (!AR_TRY(r, "physmem create", xlat_physmem_create(r->ctx, &pc, mem)))
+        return false;
+    xlat_pagetable_config tc;
+    xlat_pagetable_config_init(&tc);
+    tc.mem = *mem;
+    return AR_TRY(r, "pagetable create", xlat_pagetable_create(r->ctx, &tc, pt));
+}
+
+void ar_table_destroy(xlat_physmem *mem, xlat_pagetable *pt)
+{
+    ck_assert_int_eq(xlat_pagetable_destroy(pt), XLAT_OK);
+    ck_assert_int_eq(xlat_physmem_destroy(mem), XLAT_OK);
+}
+
+/* One map; a failure must leave the table and the memory as they were. */
+static bool map_one(ar_run *r, xlat_pagetable *pt, xlat_physmem *mem, uint64_t vpn)
+{
+    uint64_t free_frames = mem ? xlat_physmem_free_frames(mem, 0) : 0;
+    int rc = xlat_pagetable_map(pt, AR_PASID, vpn << 12, AR_PFN(vpn), 12,
+                                XLAT_PERM_R | XLAT_PERM_W);
+    if (ar_ok(r, rc, "pagetable map"))
+        return true;
+    xlat_tlb_entry e;
+    ck_assert_int_eq(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e), XLAT_ERR_FAULT);
+    if (mem)
+        ck_assert_uint_eq(xlat_physmem_free_frames(mem, 0), free_frames);
+    return false;
+}
+
+void ar_map(ar_run *r, xlat_pagetable *pt, uint64_t n, bool *mapped)
+{
+    for (uint64_t vpn = 0; vpn < n; vpn++)
+        mapped[vpn] = map_one(r, pt, NULL, vpn) || map_one(r, pt, NULL, vpn);
+}
+
+static int resolve(void *user, uint32_t pasid, uint64_t vaddr, xlat_tlb_entry *out)
+{
+    (void)user;
+    (void)pasid;
+    out->pfn = AR_PFN(vaddr >> 12);
+    return XLAT_OK;
+}
+
+bool ar_fixed(ar_run *r, uint32_t latency, xlat_fixed **out)
+{
+    xlat_fixed_config fc;
+    xlat_fixed_config_init(&fc);
+    fc.latency = latency;
+    fc.max_outstanding = 32; /* bounded: an unbounded pool grows in translate */
+    fc.resolve = resolve;
+    *out = NULL;
+    return AR_TRY(r, "fixed create", xlat_fixed_create(r->ctx, &fc, out));
+}
+
+static bool tlb_make(ar_run *r, uint32_t entries, uint32_t latency, const xlat_target *next,
+                     xlat_tlb **out)
+{
+    xlat_tlb_config c;
+    xlat_tlb_config_init(&c);
+    c.entries = entries;
+    c.ways = 4;
+    c.latency = latency;
+    c.mshrs = 4;
+    *out = NULL;
+    return AR_TRY(r, "tlb create", xlat_tlb_create(r->ctx, &c, out)) &&
+           AR_TRY(r, "tlb set_next", xlat_tlb_set_next(*out, next));
+}
+
+/* At most this many requests in flight: a link buffers what its far side
+ * refuses, and its pool of 64 grows (in translate) beyond that. */
+#define WINDOW 48
+
+/* `n` reads of pages 0..pages-1 through `t`, drained; each page maps to
+ * AR_PFN(vpn) or, when mapped says it is not, faults. */
+static void traffic(ar_run *r, const xlat_target *t, int n, uint64_t pages, const bool *mapped)
+{
+    ar_run_begin(r);
+    for (int i = 0; i < n; i++) {
+        while (r->taken - r->answered >= WINDOW)
+            ck_assert_int_eq(xlat_tick(r->ctx), XLAT_OK);
+        uint64_t vpn = (uint64_t)(i * 7) % pages;
+        xlat_req req = {.vaddr = vpn << 12 | 0x40, .pasid = AR_PASID,
+                        .access = XLAT_ACCESS_READ, .cu = (uint16_t)(i % 4)};
+        uint64_t pfn = !mapped || mapped[vpn] ? AR_PFN(vpn) : AR_FAULT;
+        while (ar_send_target(r, t, &req, pfn) == XLAT_ERR_AGAIN)
+            ck_assert_int_eq(xlat_tick(r->ctx), XLAT_OK);
+        if (i % 16 == 15)
+            ck_assert_int_eq(xlat_advance(r->ctx, 3), XLAT_OK);
+    }
+    ar_drain(r);
+    ar_run_end(r);
+}
+
+/* L1 -> L2 -> fixed, driven through the deepest level that could be built. */
+void ar_scenario_tlb(ar_run *r)
+{
+    xlat_fixed *fx;
+    xlat_tlb *l1 = NULL, *l2 = NULL;
+    xlat_target top = XLAT_TARGET_INIT, below = XLAT_TARGET_INIT;
+    if (ar_fixed(r, 40, &fx) && AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &top)) &&
+        tlb_make(r, 64, 10, &top, &l2) && AR_TRY(r, "tlb target", xlat_tlb_get_target(l2, &below)))
+        top = below;
+    if (l2 && top.unit == l2 && tlb_make(r, 16, 1, &top, &l1) &&
+        AR_TRY(r, "tlb target", xlat_tlb_get_target(l1, &below)))
+        top = below;
+    if (top.translate)
+        traffic(r, &top, 300, 96, NULL);
+    ck_assert_int_eq(xlat_tlb_destroy(l1), XLAT_OK);
+    ck_assert_int_eq(xlat_tlb_destroy(l2), XLAT_OK);
+    ck_assert_int_eq(xlat_fixed_destroy(fx), XLAT_OK);
+}
+
+void ar_scenario_link(ar_run *r)
+{
+    xlat_fixed *fx;
+    xlat_link *link = NULL;
+    xlat_target t = XLAT_TARGET_INIT;
+    xlat_link_config lc;
+    xlat_link_config_init(&lc);
+    lc.latency = 12;
+    if (ar_fixed(r, 20, &fx) && AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &t)) &&
+        AR_TRY(r, "link create", xlat_link_create(r->ctx, &lc, &link)) &&
+        AR_TRY(r, "link set_next", xlat_link_set_next(link, &t)) &&
+        AR_TRY(r, "link target", xlat_link_get_target(link, &t)))
+        traffic(r, &t, 300, 64, NULL);
+    ck_assert_int_eq(xlat_link_destroy(link), XLAT_OK);
+    ck_assert_int_eq(xlat_fixed_destroy(fx), XLAT_OK);
+}
+
+void ar_scenario_cuckoo(ar_run *r)
+{
+    xlat_cuckoo_config c;
+    xlat_cuckoo_config_init(&c);
+    xlat_cuckoo *cf = NULL;
+    if (!AR_TRY(r, "cuckoo create", xlat_cuckoo_create(r->ctx, &c, &cf)))
+        return;
+    ar_run_begin(r);
+    for (uint64_t key = 1; key <= 200; key++)
+        ck_assert_int_eq(xlat_cuckoo_insert(cf, key * 0x9E37), XLAT_OK);
+    for (uint64_t key = 1; key <= 200; key += 2)
+        ck_assert_int_eq(xlat_cuckoo_remove(cf, key * 0x9E37), XLAT_OK);
+    for (uint64_t key = 2; key <= 200; key += 2)
+        ck_assert(xlat_cuckoo_contains(cf, key * 0x9E37));
+    ck_assert_uint_eq(xlat_cuckoo_count(cf), 100);
+    ar_run_end(r);
+    ck_assert_int_eq(xlat_cuckoo_destroy(cf), XLAT_OK);
+}
+
+/* Maps pages one by one, then a range, protects and unmaps some: whatever
+ * failed is absent, whatever succeeded is exactly as asked. */
+void ar_scenario_pagetable(ar_run *r)
+{
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    bool mapped[600] = {false};
+    if (ar_table(r, &mem, &pt)) {
+        /* pages 1009 apart, so that most maps need a leaf node of their own */
+        for (uint64_t i = 0; i < 48; i++) {
+            uint64_t vpn = i * 1009;
+            mapped[i] = map_one(r, pt, mem, vpn) || map_one(r, pt, mem, vpn);
+        }
+        int64_t range = xlat_pagetable_map_range(pt, 2, 0x40000000, 32 << 12, 0, XLAT_PERM_R);
+        if (range < 0)
+            range = ar_ok(r, (int)range, "pagetable map_range") ? 0 : range;
+        for (uint64_t i = 0; i < 48; i++) {
+            xlat_tlb_entry e;
+            uint64_t vpn = i * 1009;
+            if (!mapped[i]) {
+                ck_assert_int_eq(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e),
+                                 XLAT_ERR_FAULT);
+                continue;
+            }
+            if (i % 3 == 0)
+                ck_assert_int_eq(xlat_pagetable_protect(pt, AR_PASID, vpn << 12, XLAT_PERM_R),
+                                 XLAT_OK);
+            if (i % 5 == 0) {
+                ck_assert_int_eq(xlat_pagetable_unmap(pt, AR_PASID, vpn << 12), XLAT_OK);
+                ck_assert_int_eq(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e),
+                                 XLAT_ERR_FAULT);
+                continue;
+            }
+            ck_assert_int_eq(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e), XLAT_OK);
+            ck_assert_uint_eq(e.pfn, AR_PFN(vpn));
+            ck_assert_uint_eq(!!(e.perm & XLAT_PERM_W), i % 3 != 0);
+        }
+        for (uint64_t p = 0; p < 32; p++) {
+            xlat_tlb_entry e;
+            int rc = xlat_pagetable_lookup(pt, 2, 0x40000000 + (p << 12), &e);
+            ck_assert_int_eq(rc, range == 32 ? XLAT_OK : XLAT_ERR_FAULT);
+        }
+    }
+    ar_table_destroy(mem, pt);
+}
+
+void ar_scenario_pwc(ar_run *r)
+{
+    xlat_pwc_config c;
+    xlat_pwc_config_init(&c);
+    xlat_pwc *pwc = NULL;
+    if (!AR_TRY(r, "pwc create", xlat_pwc_create(r->ctx, &c, &pwc)))
+        return;
+    ar_run_begin(r);
+    for (uint64_t i = 0; i < 8; i++)
+        ck_assert_int_eq(xlat_pwc_fill(pwc, AR_PASID, i << 30, 3, 0x500 + i), XLAT_OK);
+    for (uint64_t i = 0; i < 8; i++) {
+        xlat_pwc_hit hit;
+        ck_assert_int_eq(xlat_pwc_lookup(pwc, AR_PASID, (i << 30) | 0x1234, &hit), XLAT_OK);
+    }
+    ck_assert_int_eq(xlat_pwc_lookup(pwc, 2, 0, NULL), XLAT_ERR_NOT_FOUND);
+    ar_run_end(r);
+    ck_assert_int_eq(xlat_pwc_destroy(pwc), XLAT_OK);
+}
+
+#define WALK_PAGES 64
+#define WALK_MAPPED 48 /* pages 48..63 fault */
+
+/* A walker (with a PWC) over a table of WALK_MAPPED pages, each mapped if
+ * it could be; requests of two tenants. */
+static void walker_scenario(ar_run *r, xlat_walk_sched sched, bool coalesce)
+{
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    xlat_pwc *pwc = NULL;
+    xlat_walker *w = NULL;
+    bool mapped[WALK_PAGES] = {false};
+    if (ar_table(r, &mem, &pt)) {
+        ar_map(r, pt, WALK_MAPPED, mapped);
+        xlat_pwc_config pc;
+        xlat_pwc_config_init(&pc);
+        xlat_walker_config wc;
+        xlat_walker_config_init(&wc);
+        wc.pt = pt;
+        wc.walkers = 4;
+        wc.queue_entries = 16;
+        wc.mem_latency = 20;
+        wc.sched = sched;
+        wc.tenants = sched == XLAT_SCHED_FCFS ? 1 : 2;
+        wc.coalesce = coalesce;
+        xlat_target t = XLAT_TARGET_INIT;
+        if (AR_TRY(r, "pwc create", xlat_pwc_create(r->ctx, &pc, &pwc)) && (wc.pwc = pwc) &&
+            AR_TRY(r, "walker create", xlat_walker_create(r->ctx, &wc, &w)) &&
+            AR_TRY(r, "walker target", xlat_walker_get_target(w, &t)))
+            traffic(r, &t, 300, WALK_PAGES, mapped);
+    }
+    ck_assert_int_eq(xlat_walker_destroy(w), XLAT_OK);
+    ck_assert_int_eq(xlat_pwc_destroy(pwc), XLAT_OK);
+    ar_table_destroy(mem, pt);
+}
+
+void ar_scenario_walker_fcfs(ar_run *r) { walker_scenario(r, XLAT_SCHED_FCFS, false); }
+void ar_scenario_walker_coalesce(ar_run *r) { walker_scenario(r, XLAT_SCHED_FCFS, true); }
+void ar_scenario_walker_partition(ar_run *r) { walker_scenario(r, XLAT_SCHED_PARTITION, false); }
+void ar_scenario_walker_dws(ar_run *r) { walker_scenario(r, XLAT_SCHED_DWS, true); }
+void ar_scenario_walker_dwspp(ar_run *r) { walker_scenario(r, XLAT_SCHED_DWSPP, false); }
+
+/* A GMMU over a local table of half the pages and an IOMMU responder that
+ * knows them all: every answer is AR_PFN(vpn), whichever side gives it. */
+static void gmmu_scenario(ar_run *r, xlat_gmmu_mode mode, xlat_gmmu_routing route)
+{
+    xlat_physmem *mem;
+    xlat_pagetable *pt;
+    xlat_fixed *fx = NULL;
+    xlat_walker *w = NULL;
+    xlat_gmmu *g = NULL;
+    bool mapped[WALK_PAGES] = {false};
+    if (ar_table(r, &mem, &pt) && ar_fixed(r, 60, &fx)) {
+        ar_map(r, pt, WALK_PAGES / 2, mapped);
+        xlat_walker_config wc;
+        xlat_walker_config_init(&wc);
+        wc.pt = pt;
+        wc.walkers = 4;
+        wc.queue_entries = 16;
+        wc.mem_latency = 10;
+        xlat_gmmu_config gc;
+        xlat_gmmu_config_init(&gc);
+        gc.mode = mode;
+        gc.initial_route = route;
+        gc.epoch_cycles = 200;
+        gc.max_outstanding = 16;
+        gc.local_base = AR_PFN(0) << 12;
+        gc.local_size = (uint64_t)(WALK_PAGES / 2) << 12;
+        xlat_target t = XLAT_TARGET_INIT;
+        if (AR_TRY(r, "walker create", xlat_walker_create(r->ctx, &wc, &w)) && (gc.walker = w) &&
+            AR_TRY(r, "gmmu create", xlat_gmmu_create(r->ctx, &gc, &g)) &&
+            AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &t)) &&
+            AR_TRY(r, "gmmu set_iommu", xlat_gmmu_set_iommu(g, &t)) &&
+            AR_TRY(r, "gmmu target", xlat_gmmu_get_target(g, &t)))
+            traffic(r, &t, 300, WALK_PAGES, NULL);
+    }
+    ck_assert_int_eq(xlat_gmmu_destroy(g), XLAT_OK);
+    ck_assert_int_eq(xlat_walker_destroy(w), XLAT_OK);
+    ck_assert_int_eq(xlat_fixed_destroy(fx), XLAT_OK);
+    ar_table_destroy(mem, pt);
+}
+
+void ar_scenario_gmmu_distributed(ar_run *r)
+{
+    gmmu_scenario(r, XLAT_GMMU_DISTRIBUTED, XLAT_GMMU_ROUTE_LOCAL);
+}
+
+void ar_scenario_gmmu_dynamic(ar_run *r)
+{
+    gmmu_scenario(r, XLAT_GMMU_DYNAMIC, XLAT_GMMU_ROUTE_PARALLEL);
+}
+
+void ar_scenario_gmmu_centralized(ar_run *r)
+{
+    gmmu_scenario(r, XLAT_GMMU_CENTRALIZED, XLAT_GMMU_ROUTE_BYPASS);
+}
