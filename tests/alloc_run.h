@@ -17,6 +17,15 @@
 #define AR_MAX 4096 /* requests of one run */
 #define AR_FAULT UINT64_MAX /* expected pfn of a request that must fault */
 
+/* ck_assert_msg() at no cost when it holds: Check logs every assertion it
+ * passes (a write per call), which hundreds of runs of hundreds of
+ * requests would turn into most of the suite's time. */
+#define AR_CHECK(cond, ...)                                                    \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            ck_abort_msg(__VA_ARGS__);                                         \
+    } while (0)
+
 typedef struct ar_run {
     counting_alloc ca;
     xlat_ctx *ctx;
@@ -25,6 +34,10 @@ typedef struct ar_run {
     bool only;     /* fail the k-th allocation only, not every one after */
     bool in_call;  /* the scenario is inside a unit's translate */
     bool running;  /* between ar_run_begin() and ar_run_end() */
+    /* A unit documented to allocate while requests run (a hand-wired
+     * link): an answer may then be XLAT_ERR_NOMEM, once memory failed. */
+    bool nomem_answers;
+    uint64_t nomem_answered;
     size_t attempts; /* allocations tried when the run phase began */
     uint64_t sent, taken, answered;
     uint8_t accepted[AR_MAX];
@@ -88,6 +101,7 @@ bool ar_fixed(ar_run *r, uint32_t latency, xlat_fixed **out);
 /* The scenarios. */
 void ar_scenario_tlb(ar_run *r);
 void ar_scenario_link(ar_run *r);
+void ar_scenario_link_deep(ar_run *r);
 void ar_scenario_cuckoo(ar_run *r);
 void ar_scenario_pagetable(ar_run *r);
 void ar_scenario_pwc(ar_run *r);
@@ -99,3 +113,17 @@ void ar_scenario_walker_dwspp(ar_run *r);
 void ar_scenario_gmmu_distributed(ar_run *r);
 void ar_scenario_gmmu_dynamic(ar_run *r);
 void ar_scenario_gmmu_centralized(ar_run *r);
+
+/* Whole systems (alloc_run_systems.c). */
+void ar_scenario_iommu_least(ar_run *r);
+void ar_scenario_iommu_exclusive(ar_run *r);
+void ar_scenario_system_mostly(ar_run *r);
+void ar_scenario_system_inclusive(ar_run *r);
+void ar_scenario_system_exclusive(ar_run *r);
+void ar_scenario_system_least(ar_run *r);
+void ar_scenario_system_least_multi_app(ar_run *r);
+void ar_scenario_system_probe_ring(ar_run *r);
+void ar_scenario_system_gmmu(ar_run *r);
+void ar_scenario_system_deep(ar_run *r);
+void ar_scenario_barre(ar_run *r);
+void ar_scenario_fbarre(ar_run *r);

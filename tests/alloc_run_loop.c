@@ -10,11 +10,11 @@ bool ar_ok(ar_run *r, int rc, const char *what)
     if (rc == XLAT_OK)
         return true;
     const char *msg = xlat_ctx_errmsg(r->ctx);
-    ck_assert_msg(rc == XLAT_ERR_NOMEM, "%s, k=%ld%s: %s: %s (%s)", r->name, r->k,
+    AR_CHECK(rc == XLAT_ERR_NOMEM, "%s, k=%ld%s: %s: %s (%s)", r->name, r->k,
                   r->only ? " only" : " on", what, xlat_strerror(rc), msg);
-    ck_assert_msg(r->ca.failed > 0, "%s, k=%ld: %s: NOMEM with memory to spare", r->name, r->k,
+    AR_CHECK(r->ca.failed > 0, "%s, k=%ld: %s: NOMEM with memory to spare", r->name, r->k,
                   what);
-    ck_assert_msg(msg && msg[0] != '\0', "%s, k=%ld: %s: NOMEM without a message", r->name,
+    AR_CHECK(msg && msg[0] != '\0', "%s, k=%ld: %s: NOMEM without a message", r->name,
                   r->k, what);
     return false;
 }
@@ -22,20 +22,26 @@ bool ar_ok(ar_run *r, int rc, const char *what)
 static void ar_done(void *user, const xlat_resp *resp)
 {
     ar_run *r = user;
-    ck_assert_msg(!r->in_call, "%s, k=%ld: request %llu answered inside translate", r->name,
+    AR_CHECK(!r->in_call, "%s, k=%ld: request %llu answered inside translate", r->name,
                   r->k, (unsigned long long)resp->id);
-    ck_assert_uint_lt(resp->id, r->sent);
-    ck_assert_msg(r->accepted[resp->id], "%s, k=%ld: refused request %llu answered", r->name,
+    AR_CHECK((resp->id) < (r->sent), "resp->id, r->sent");
+    AR_CHECK(r->accepted[resp->id], "%s, k=%ld: refused request %llu answered", r->name,
                   r->k, (unsigned long long)resp->id);
     r->answers[resp->id]++;
     r->answered++;
+    if (r->nomem_answers && resp->status == XLAT_ERR_NOMEM) {
+        AR_CHECK(r->ca.failed > 0, "%s, k=%ld: request %llu answered NOMEM with memory to "
+                 "spare", r->name, r->k, (unsigned long long)resp->id);
+        r->nomem_answered++;
+        return;
+    }
     if (r->pfn[resp->id] == AR_FAULT) {
-        ck_assert_msg(resp->status != XLAT_OK, "%s, k=%ld: request %llu for an unmapped page "
+        AR_CHECK(resp->status != XLAT_OK, "%s, k=%ld: request %llu for an unmapped page "
                       "answered frame 0x%llx", r->name, r->k, (unsigned long long)resp->id,
                       (unsigned long long)resp->pfn);
         return;
     }
-    ck_assert_msg(resp->status == XLAT_OK && resp->pfn == r->pfn[resp->id],
+    AR_CHECK(resp->status == XLAT_OK && resp->pfn == r->pfn[resp->id],
                   "%s, k=%ld: request %llu: status %d, frame 0x%llx instead of 0x%llx", r->name,
                   r->k, (unsigned long long)resp->id, resp->status,
                   (unsigned long long)resp->pfn, (unsigned long long)r->pfn[resp->id]);
@@ -43,14 +49,16 @@ static void ar_done(void *user, const xlat_resp *resp)
 
 int ar_send(ar_run *r, ar_translate_fn fn, void *unit, xlat_req *req, uint64_t pfn)
 {
-    ck_assert_uint_lt(r->sent, AR_MAX);
+    AR_CHECK((r->sent) < (AR_MAX), "r->sent, AR_MAX");
     req->id = r->sent++;
     r->pfn[req->id] = pfn;
     r->in_call = true;
     int rc = fn(unit, req, ar_done, r);
     r->in_call = false;
-    ck_assert_msg(rc == XLAT_OK || rc == XLAT_ERR_AGAIN, "%s, k=%ld: translate: %s (%s)",
+    AR_CHECK(rc == XLAT_OK || rc == XLAT_ERR_AGAIN, "%s, k=%ld: translate: %s (%s)",
                   r->name, r->k, xlat_strerror(rc), xlat_ctx_errmsg(r->ctx));
+    if (rc == XLAT_ERR_AGAIN)
+        r->sent--; /* nothing was taken: the id is the next request's */
     r->accepted[req->id] = rc == XLAT_OK;
     r->taken += rc == XLAT_OK;
     return rc;
@@ -69,8 +77,8 @@ int ar_send_target(ar_run *r, const xlat_target *t, xlat_req *req, uint64_t pfn)
 void ar_send_taken(ar_run *r, ar_translate_fn fn, void *unit, xlat_req *req, uint64_t pfn)
 {
     for (int tries = 0; ar_send(r, fn, unit, req, pfn) == XLAT_ERR_AGAIN; tries++) {
-        ck_assert_msg(tries < 100000, "%s, k=%ld: never taken", r->name, r->k);
-        ck_assert_int_eq(xlat_tick(r->ctx), XLAT_OK);
+        AR_CHECK(tries < 100000, "%s, k=%ld: never taken", r->name, r->k);
+        AR_CHECK((xlat_tick(r->ctx)) == (XLAT_OK), "xlat_tick(r->ctx), XLAT_OK");
     }
 }
 
@@ -82,7 +90,7 @@ void ar_run_begin(ar_run *r)
 
 void ar_run_end(ar_run *r)
 {
-    ck_assert_msg(r->ca.allocs + r->ca.failed == r->attempts,
+    AR_CHECK(r->ca.allocs + r->ca.failed == r->attempts,
                   "%s, k=%ld: %zu allocations while requests ran", r->name, r->k,
                   r->ca.allocs + r->ca.failed - r->attempts);
     r->running = false;
@@ -91,9 +99,9 @@ void ar_run_end(ar_run *r)
 void ar_drain(ar_run *r)
 {
     for (long i = 0; xlat_next_event(r->ctx) != XLAT_NEVER; i++) {
-        ck_assert_msg(i < 10000000, "%s, k=%ld: the clock never goes idle", r->name, r->k);
+        AR_CHECK(i < 10000000, "%s, k=%ld: the clock never goes idle", r->name, r->k);
         uint64_t next = xlat_next_event(r->ctx), now = xlat_now(r->ctx);
-        ck_assert_int_eq(xlat_advance(r->ctx, next > now ? next - now : 1), XLAT_OK);
+        AR_CHECK((xlat_advance(r->ctx, next > now ? next - now : 1)) == (XLAT_OK), "xlat_advance(r->ctx, next > now ? next - now : 1), XLAT_OK");
     }
 }
 
@@ -101,7 +109,7 @@ void ar_drain(ar_run *r)
 static void ar_check_answers(const ar_run *r)
 {
     for (uint64_t id = 0; id < r->sent; id++)
-        ck_assert_msg(r->answers[id] == r->accepted[id],
+        AR_CHECK(r->answers[id] == r->accepted[id],
                       "%s, k=%ld%s: request %llu %s, answered %d times", r->name, r->k,
                       r->only ? " only" : " on", (unsigned long long)id,
                       r->accepted[id] ? "accepted" : "refused", r->answers[id]);
@@ -122,11 +130,11 @@ static size_t ar_once(ar_run *r, ar_scenario_fn fn)
     r->ca.fail_after = k - 1;
     r->ca.fail_once = only;
     fn(r);
-    ck_assert_msg(!r->running, "%s: the scenario left its run phase open", name);
+    AR_CHECK(!r->running, "%s: the scenario left its run phase open", name);
     size_t failed = r->ca.failed;
     r->ca.fail_after = -1;
     xlat_ctx_destroy(r->ctx);
-    ck_assert_msg(r->ca.live_bytes == 0 && r->ca.allocs == r->ca.frees,
+    AR_CHECK(r->ca.live_bytes == 0 && r->ca.allocs == r->ca.frees,
                   "%s, k=%ld%s: leaked %zu bytes (%zu allocations, %zu frees)", name, k,
                   only ? " only" : " on", r->ca.live_bytes, r->ca.allocs, r->ca.frees);
     ar_check_answers(r);
@@ -140,7 +148,7 @@ static long ar_mode(ar_run *r, ar_scenario_fn fn, bool only)
     long points = 0;
     r->only = only;
     for (r->k = 1;; r->k++) {
-        ck_assert_msg(r->k < 100000, "%s: the scenario never ends", r->name);
+        AR_CHECK(r->k < 100000, "%s: the scenario never ends", r->name);
         if (ar_once(r, fn) == 0)
             return points;
         points++;
@@ -150,12 +158,12 @@ static long ar_mode(ar_run *r, ar_scenario_fn fn, bool only)
 long ar_loop(const char *name, ar_scenario_fn fn)
 {
     ar_run *r = calloc(1, sizeof(*r));
-    ck_assert_ptr_nonnull(r);
+    AR_CHECK(r != NULL, "r");
     r->name = name;
     long only = ar_mode(r, fn, true);
     long from = ar_mode(r, fn, false);
     free(r);
-    ck_assert_msg(only > 2 && only == from, "%s: %ld and %ld failure points", name, only, from);
+    AR_CHECK(only > 2 && only == from, "%s: %ld and %ld failure points", name, only, from);
     printf("alloc_run: %s: %ld failure points (%ld k-th only, %ld from k-th on)\n", name,
            only + from, only, from);
     fflush(stdout);
