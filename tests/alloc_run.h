@@ -26,6 +26,10 @@
             ck_abort_msg(__VA_ARGS__);                                         \
     } while (0)
 
+/* The same, naming the condition; and of a call that must succeed. */
+#define AR_ASSERT(cond) AR_CHECK(cond, "%s", #cond)
+#define AR_OK(call) AR_CHECK((call) == XLAT_OK, "%s failed", #call)
+
 typedef struct ar_run {
     counting_alloc ca;
     xlat_ctx *ctx;
@@ -38,6 +42,7 @@ typedef struct ar_run {
      * link): an answer may then be XLAT_ERR_NOMEM, once memory failed. */
     bool nomem_answers;
     uint64_t nomem_answered;
+    char mark[256]; /* ar_mark()'s message */
     size_t attempts; /* allocations tried when the run phase began */
     uint64_t sent, taken, answered;
     uint8_t accepted[AR_MAX];
@@ -48,13 +53,18 @@ typedef struct ar_run {
 typedef void (*ar_scenario_fn)(ar_run *r);
 typedef int (*ar_translate_fn)(void *unit, const xlat_req *req, xlat_done_fn done, void *user);
 
+/* Leaves a known message in xlat_ctx_errmsg() (a refused NULL argument),
+ * so that ar_ok() can tell a failure's own message from an older one. */
+void ar_mark(ar_run *r);
 /* True when rc is XLAT_OK. Otherwise asserts it is XLAT_ERR_NOMEM, with a
- * message, while the allocator is failing, and returns false. */
+ * message of its own since ar_mark(), while the allocator is failing, and
+ * returns false. */
 bool ar_ok(ar_run *r, int rc, const char *what);
 
 /* A call that may fail for want of memory, tried a second time when it
  * does: after a single failure the context must work again. */
-#define AR_TRY(r, what, call) (ar_ok((r), (call), (what)) || ar_ok((r), (call), (what)))
+#define AR_TRY(r, what, call)                                                  \
+    ((ar_mark(r), ar_ok((r), (call), (what))) || (ar_mark(r), ar_ok((r), (call), (what))))
 
 /* Sends `req` (its id set here) through `fn`, expecting frame `pfn` (or
  * AR_FAULT: a fault); returns translate's code, asserting it is XLAT_OK or

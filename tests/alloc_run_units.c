@@ -22,22 +22,23 @@ bool ar_table(ar_run *r, xlat_physmem **mem, xlat_pagetable **pt)
 
 void ar_table_destroy(xlat_physmem *mem, xlat_pagetable *pt)
 {
-    AR_CHECK((xlat_pagetable_destroy(pt)) == (XLAT_OK), "xlat_pagetable_destroy(pt), XLAT_OK");
-    AR_CHECK((xlat_physmem_destroy(mem)) == (XLAT_OK), "xlat_physmem_destroy(mem), XLAT_OK");
+    AR_OK(xlat_pagetable_destroy(pt));
+    AR_OK(xlat_physmem_destroy(mem));
 }
 
 /* One map; a failure must leave the table and the memory as they were. */
 static bool map_one(ar_run *r, xlat_pagetable *pt, xlat_physmem *mem, uint64_t vpn)
 {
     uint64_t free_frames = mem ? xlat_physmem_free_frames(mem, 0) : 0;
+    ar_mark(r);
     int rc = xlat_pagetable_map(pt, AR_PASID, vpn << 12, AR_PFN(vpn), 12,
                                 XLAT_PERM_R | XLAT_PERM_W);
     if (ar_ok(r, rc, "pagetable map"))
         return true;
     xlat_tlb_entry e;
-    AR_CHECK((xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e)) == (XLAT_ERR_FAULT), "xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e), XLAT_ERR_FAULT");
+    AR_ASSERT(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e) == XLAT_ERR_FAULT);
     if (mem)
-        AR_CHECK((xlat_physmem_free_frames(mem, 0)) == (free_frames), "xlat_physmem_free_frames(mem, 0), free_frames");
+        AR_ASSERT(xlat_physmem_free_frames(mem, 0) == free_frames);
     return false;
 }
 
@@ -91,15 +92,15 @@ static void traffic(ar_run *r, const xlat_target *t, int n, uint64_t pages, cons
     ar_run_begin(r);
     for (int i = 0; i < n; i++) {
         while (r->taken - r->answered >= WINDOW)
-            AR_CHECK((xlat_tick(r->ctx)) == (XLAT_OK), "xlat_tick(r->ctx), XLAT_OK");
+            AR_OK(xlat_tick(r->ctx));
         uint64_t vpn = (uint64_t)(i * 7) % pages;
         xlat_req req = {.vaddr = vpn << 12 | 0x40, .pasid = AR_PASID,
                         .access = XLAT_ACCESS_READ, .cu = (uint16_t)(i % 4)};
         uint64_t pfn = !mapped || mapped[vpn] ? AR_PFN(vpn) : AR_FAULT;
         while (ar_send_target(r, t, &req, pfn) == XLAT_ERR_AGAIN)
-            AR_CHECK((xlat_tick(r->ctx)) == (XLAT_OK), "xlat_tick(r->ctx), XLAT_OK");
+            AR_OK(xlat_tick(r->ctx));
         if (i % 16 == 15)
-            AR_CHECK((xlat_advance(r->ctx, 3)) == (XLAT_OK), "xlat_advance(r->ctx, 3), XLAT_OK");
+            AR_OK(xlat_advance(r->ctx, 3));
     }
     ar_drain(r);
     ar_run_end(r);
@@ -111,17 +112,24 @@ void ar_scenario_tlb(ar_run *r)
     xlat_fixed *fx;
     xlat_tlb *l1 = NULL, *l2 = NULL;
     xlat_target top = XLAT_TARGET_INIT, below = XLAT_TARGET_INIT;
-    if (ar_fixed(r, 40, &fx) && AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &top)) &&
-        tlb_make(r, 64, 10, &top, &l2) && AR_TRY(r, "tlb target", xlat_tlb_get_target(l2, &below)))
+    int levels = 0;
+    if (ar_fixed(r, 40, &fx) && AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &top)))
+        levels = 1;
+    if (levels == 1 && tlb_make(r, 64, 10, &top, &l2) &&
+        AR_TRY(r, "tlb target", xlat_tlb_get_target(l2, &below))) {
         top = below;
-    if (l2 && top.unit == l2 && tlb_make(r, 16, 1, &top, &l1) &&
-        AR_TRY(r, "tlb target", xlat_tlb_get_target(l1, &below)))
+        levels = 2;
+    }
+    if (levels == 2 && tlb_make(r, 16, 1, &top, &l1) &&
+        AR_TRY(r, "tlb target", xlat_tlb_get_target(l1, &below))) {
         top = below;
-    if (top.translate)
+        levels = 3;
+    }
+    if (levels > 0)
         traffic(r, &top, 300, 96, NULL);
-    AR_CHECK((xlat_tlb_destroy(l1)) == (XLAT_OK), "xlat_tlb_destroy(l1), XLAT_OK");
-    AR_CHECK((xlat_tlb_destroy(l2)) == (XLAT_OK), "xlat_tlb_destroy(l2), XLAT_OK");
-    AR_CHECK((xlat_fixed_destroy(fx)) == (XLAT_OK), "xlat_fixed_destroy(fx), XLAT_OK");
+    AR_OK(xlat_tlb_destroy(l1));
+    AR_OK(xlat_tlb_destroy(l2));
+    AR_OK(xlat_fixed_destroy(fx));
 }
 
 void ar_scenario_link(ar_run *r)
@@ -137,8 +145,8 @@ void ar_scenario_link(ar_run *r)
         AR_TRY(r, "link set_next", xlat_link_set_next(link, &t)) &&
         AR_TRY(r, "link target", xlat_link_get_target(link, &t)))
         traffic(r, &t, 300, 64, NULL);
-    AR_CHECK((xlat_link_destroy(link)) == (XLAT_OK), "xlat_link_destroy(link), XLAT_OK");
-    AR_CHECK((xlat_fixed_destroy(fx)) == (XLAT_OK), "xlat_fixed_destroy(fx), XLAT_OK");
+    AR_OK(xlat_link_destroy(link));
+    AR_OK(xlat_fixed_destroy(fx));
 }
 
 /* A TLB with more misses in flight than a link's pool of 64 holds. Wired
@@ -174,7 +182,7 @@ void ar_scenario_link_deep(ar_run *r)
         for (uint64_t vpn = 0; vpn < 96; vpn++) {
             xlat_req req = {.vaddr = vpn << 12, .pasid = AR_PASID};
             while (ar_send_target(r, &t, &req, AR_PFN(vpn)) == XLAT_ERR_AGAIN)
-                AR_CHECK(xlat_tick(r->ctx) == XLAT_OK, "tick");
+                AR_OK(xlat_tick(r->ctx));
         }
         ar_drain(r);
         allocs = r->ca.allocs - allocs;
@@ -185,9 +193,9 @@ void ar_scenario_link_deep(ar_run *r)
                  "link_deep, k=%ld: %zu growths, %zu failed, %llu answered NOMEM", r->k, allocs,
                  failed, (unsigned long long)r->nomem_answered);
     }
-    AR_CHECK(xlat_tlb_destroy(tlb) == XLAT_OK, "tlb destroy");
-    AR_CHECK(xlat_link_destroy(link) == XLAT_OK, "link destroy");
-    AR_CHECK(xlat_fixed_destroy(fx) == XLAT_OK, "fixed destroy");
+    AR_OK(xlat_tlb_destroy(tlb));
+    AR_OK(xlat_link_destroy(link));
+    AR_OK(xlat_fixed_destroy(fx));
 }
 
 void ar_scenario_cuckoo(ar_run *r)
@@ -199,14 +207,14 @@ void ar_scenario_cuckoo(ar_run *r)
         return;
     ar_run_begin(r);
     for (uint64_t key = 1; key <= 200; key++)
-        AR_CHECK((xlat_cuckoo_insert(cf, key * 0x9E37)) == (XLAT_OK), "xlat_cuckoo_insert(cf, key * 0x9E37), XLAT_OK");
+        AR_OK(xlat_cuckoo_insert(cf, key * 0x9E37));
     for (uint64_t key = 1; key <= 200; key += 2)
-        AR_CHECK((xlat_cuckoo_remove(cf, key * 0x9E37)) == (XLAT_OK), "xlat_cuckoo_remove(cf, key * 0x9E37), XLAT_OK");
+        AR_OK(xlat_cuckoo_remove(cf, key * 0x9E37));
     for (uint64_t key = 2; key <= 200; key += 2)
-        AR_CHECK(xlat_cuckoo_contains(cf, key * 0x9E37), "xlat_cuckoo_contains(cf, key * 0x9E37)");
-    AR_CHECK((xlat_cuckoo_count(cf)) == (100), "xlat_cuckoo_count(cf), 100");
+        AR_ASSERT(xlat_cuckoo_contains(cf, key * 0x9E37));
+    AR_ASSERT(xlat_cuckoo_count(cf) == 100);
     ar_run_end(r);
-    AR_CHECK((xlat_cuckoo_destroy(cf)) == (XLAT_OK), "xlat_cuckoo_destroy(cf), XLAT_OK");
+    AR_OK(xlat_cuckoo_destroy(cf));
 }
 
 /* Maps pages one by one, then a range, protects and unmaps some: whatever
@@ -222,6 +230,7 @@ void ar_scenario_pagetable(ar_run *r)
             uint64_t vpn = i * 1009;
             mapped[i] = map_one(r, pt, mem, vpn) || map_one(r, pt, mem, vpn);
         }
+        ar_mark(r);
         int64_t range = xlat_pagetable_map_range(pt, 2, 0x40000000, 32 << 12, 0, XLAT_PERM_R);
         if (range < 0)
             range = ar_ok(r, (int)range, "pagetable map_range") ? 0 : range;
@@ -229,24 +238,24 @@ void ar_scenario_pagetable(ar_run *r)
             xlat_tlb_entry e;
             uint64_t vpn = i * 1009;
             if (!mapped[i]) {
-                AR_CHECK((xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e)) == (XLAT_ERR_FAULT), "xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e), XLAT_ERR_FAULT");
+                AR_ASSERT(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e) == XLAT_ERR_FAULT);
                 continue;
             }
             if (i % 3 == 0)
-                AR_CHECK((xlat_pagetable_protect(pt, AR_PASID, vpn << 12, XLAT_PERM_R)) == (XLAT_OK), "xlat_pagetable_protect(pt, AR_PASID, vpn << 12, XLAT_PERM_R), XLAT_OK");
+                AR_OK(xlat_pagetable_protect(pt, AR_PASID, vpn << 12, XLAT_PERM_R));
             if (i % 5 == 0) {
-                AR_CHECK((xlat_pagetable_unmap(pt, AR_PASID, vpn << 12)) == (XLAT_OK), "xlat_pagetable_unmap(pt, AR_PASID, vpn << 12), XLAT_OK");
-                AR_CHECK((xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e)) == (XLAT_ERR_FAULT), "xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e), XLAT_ERR_FAULT");
+                AR_OK(xlat_pagetable_unmap(pt, AR_PASID, vpn << 12));
+                AR_ASSERT(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e) == XLAT_ERR_FAULT);
                 continue;
             }
-            AR_CHECK((xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e)) == (XLAT_OK), "xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e), XLAT_OK");
-            AR_CHECK((e.pfn) == (AR_PFN(vpn)), "e.pfn, AR_PFN(vpn)");
-            AR_CHECK((!!(e.perm & XLAT_PERM_W)) == (i % 3 != 0), "!!(e.perm & XLAT_PERM_W), i %% 3 != 0");
+            AR_OK(xlat_pagetable_lookup(pt, AR_PASID, vpn << 12, &e));
+            AR_ASSERT(e.pfn == AR_PFN(vpn));
+            AR_ASSERT(!!(e.perm & XLAT_PERM_W) == (i % 3 != 0));
         }
         for (uint64_t p = 0; p < 32; p++) {
             xlat_tlb_entry e;
             int rc = xlat_pagetable_lookup(pt, 2, 0x40000000 + (p << 12), &e);
-            AR_CHECK((rc) == (range == 32 ? XLAT_OK : XLAT_ERR_FAULT), "rc, range == 32 ? XLAT_OK : XLAT_ERR_FAULT");
+            AR_ASSERT(rc == (range == 32 ? XLAT_OK : XLAT_ERR_FAULT));
         }
     }
     ar_table_destroy(mem, pt);
@@ -261,14 +270,14 @@ void ar_scenario_pwc(ar_run *r)
         return;
     ar_run_begin(r);
     for (uint64_t i = 0; i < 8; i++)
-        AR_CHECK((xlat_pwc_fill(pwc, AR_PASID, i << 30, 3, 0x500 + i)) == (XLAT_OK), "xlat_pwc_fill(pwc, AR_PASID, i << 30, 3, 0x500 + i), XLAT_OK");
+        AR_OK(xlat_pwc_fill(pwc, AR_PASID, i << 30, 3, 0x500 + i));
     for (uint64_t i = 0; i < 8; i++) {
         xlat_pwc_hit hit;
-        AR_CHECK((xlat_pwc_lookup(pwc, AR_PASID, (i << 30) | 0x1234, &hit)) == (XLAT_OK), "xlat_pwc_lookup(pwc, AR_PASID, (i << 30) | 0x1234, &hit), XLAT_OK");
+        AR_OK(xlat_pwc_lookup(pwc, AR_PASID, (i << 30) | 0x1234, &hit));
     }
-    AR_CHECK((xlat_pwc_lookup(pwc, 2, 0, NULL)) == (XLAT_ERR_NOT_FOUND), "xlat_pwc_lookup(pwc, 2, 0, NULL), XLAT_ERR_NOT_FOUND");
+    AR_ASSERT(xlat_pwc_lookup(pwc, 2, 0, NULL) == XLAT_ERR_NOT_FOUND);
     ar_run_end(r);
-    AR_CHECK((xlat_pwc_destroy(pwc)) == (XLAT_OK), "xlat_pwc_destroy(pwc), XLAT_OK");
+    AR_OK(xlat_pwc_destroy(pwc));
 }
 
 #define WALK_PAGES 64
@@ -302,8 +311,8 @@ static void walker_scenario(ar_run *r, xlat_walk_sched sched, bool coalesce)
             AR_TRY(r, "walker target", xlat_walker_get_target(w, &t)))
             traffic(r, &t, 300, WALK_PAGES, mapped);
     }
-    AR_CHECK((xlat_walker_destroy(w)) == (XLAT_OK), "xlat_walker_destroy(w), XLAT_OK");
-    AR_CHECK((xlat_pwc_destroy(pwc)) == (XLAT_OK), "xlat_pwc_destroy(pwc), XLAT_OK");
+    AR_OK(xlat_walker_destroy(w));
+    AR_OK(xlat_pwc_destroy(pwc));
     ar_table_destroy(mem, pt);
 }
 
@@ -347,9 +356,9 @@ static void gmmu_scenario(ar_run *r, xlat_gmmu_mode mode, xlat_gmmu_routing rout
             AR_TRY(r, "gmmu target", xlat_gmmu_get_target(g, &t)))
             traffic(r, &t, 300, WALK_PAGES, NULL);
     }
-    AR_CHECK((xlat_gmmu_destroy(g)) == (XLAT_OK), "xlat_gmmu_destroy(g), XLAT_OK");
-    AR_CHECK((xlat_walker_destroy(w)) == (XLAT_OK), "xlat_walker_destroy(w), XLAT_OK");
-    AR_CHECK((xlat_fixed_destroy(fx)) == (XLAT_OK), "xlat_fixed_destroy(fx), XLAT_OK");
+    AR_OK(xlat_gmmu_destroy(g));
+    AR_OK(xlat_walker_destroy(w));
+    AR_OK(xlat_fixed_destroy(fx));
     ar_table_destroy(mem, pt);
 }
 
