@@ -112,6 +112,7 @@ bool ar_fixed(ar_run *r, uint32_t latency, xlat_fixed **out);
 void ar_scenario_tlb(ar_run *r);
 void ar_scenario_link(ar_run *r);
 void ar_scenario_link_deep(ar_run *r);
+void ar_scenario_fixed_deep(ar_run *r);
 void ar_scenario_cuckoo(ar_run *r);
 void ar_scenario_pagetable(ar_run *r);
 void ar_scenario_pwc(ar_run *r);

@@ -149,33 +149,25 @@ void ar_scenario_link(ar_run *r)
     AR_OK(xlat_fixed_destroy(fx));
 }
 
-/* A TLB with more misses in flight than a link's pool of 64 holds. Wired
- * by hand, the link grows its pool when the TLB forwards from inside tick
- * (link.h: a link has no bound; the system's builder reserves what its
- * L2s can send, see system_deep): a growth that fails answers the TLB's
- * request XLAT_ERR_NOMEM, and the TLB answers its sender so, never losing
- * it. That growth is the only allocation the run may make. */
-void ar_scenario_link_deep(ar_run *r)
+/* 96 misses of a TLB at once through `t`, whose unit below holds 64
+ * records and grows (documented: a hand-wired link, an unbounded fixed
+ * responder) when the TLB forwards from inside tick. A growth that fails
+ * answers the TLB's request XLAT_ERR_NOMEM, and the TLB answers its
+ * sender so, never losing it; that growth is the only allocation the run
+ * may make. (The system's builder reserves what its L2s can send: see
+ * system_deep.) */
+static void deep_misses(ar_run *r, const xlat_target *below)
 {
-    xlat_fixed *fx;
-    xlat_link *link = NULL;
-    xlat_tlb *tlb = NULL;
-    xlat_target t = XLAT_TARGET_INIT;
-    xlat_link_config lc;
-    xlat_link_config_init(&lc);
-    lc.latency = 5;
     xlat_tlb_config c;
     xlat_tlb_config_init(&c);
     c.entries = 16;
     c.ways = 4;
     c.latency = 1;
     c.mshrs = 96;
-    if (ar_fixed(r, 100, &fx) && AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &t)) &&
-        AR_TRY(r, "link create", xlat_link_create(r->ctx, &lc, &link)) &&
-        AR_TRY(r, "link set_next", xlat_link_set_next(link, &t)) &&
-        AR_TRY(r, "link target", xlat_link_get_target(link, &t)) &&
-        AR_TRY(r, "tlb create", xlat_tlb_create(r->ctx, &c, &tlb)) &&
-        AR_TRY(r, "tlb set_next", xlat_tlb_set_next(tlb, &t)) &&
+    xlat_tlb *tlb = NULL;
+    xlat_target t = XLAT_TARGET_INIT;
+    if (AR_TRY(r, "tlb create", xlat_tlb_create(r->ctx, &c, &tlb)) &&
+        AR_TRY(r, "tlb set_next", xlat_tlb_set_next(tlb, below)) &&
         AR_TRY(r, "tlb target", xlat_tlb_get_target(tlb, &t))) {
         size_t allocs = r->ca.allocs, failed = r->ca.failed;
         r->nomem_answers = true;
@@ -190,11 +182,40 @@ void ar_scenario_link_deep(ar_run *r)
         /* One growth (64 to 128 records) holds the 32 beyond; each growth
          * that failed cost exactly one request. */
         AR_CHECK(allocs <= 1 && r->nomem_answered == failed && (allocs == 1 || failed == 32),
-                 "link_deep, k=%ld: %zu growths, %zu failed, %llu answered NOMEM", r->k, allocs,
-                 failed, (unsigned long long)r->nomem_answered);
+                 "%s, k=%ld: %zu growths, %zu failed, %llu answered NOMEM", r->name, r->k,
+                 allocs, failed, (unsigned long long)r->nomem_answered);
     }
     AR_OK(xlat_tlb_destroy(tlb));
+}
+
+void ar_scenario_link_deep(ar_run *r)
+{
+    xlat_fixed *fx;
+    xlat_link *link = NULL;
+    xlat_target t = XLAT_TARGET_INIT;
+    xlat_link_config lc;
+    xlat_link_config_init(&lc);
+    lc.latency = 5;
+    if (ar_fixed(r, 100, &fx) && AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &t)) &&
+        AR_TRY(r, "link create", xlat_link_create(r->ctx, &lc, &link)) &&
+        AR_TRY(r, "link set_next", xlat_link_set_next(link, &t)) &&
+        AR_TRY(r, "link target", xlat_link_get_target(link, &t)))
+        deep_misses(r, &t);
     AR_OK(xlat_link_destroy(link));
+    AR_OK(xlat_fixed_destroy(fx));
+}
+
+void ar_scenario_fixed_deep(ar_run *r)
+{
+    xlat_fixed_config fc;
+    xlat_fixed_config_init(&fc);
+    fc.latency = 100; /* max_outstanding 0: unbounded, its pool starts at 64 */
+    fc.resolve = resolve;
+    xlat_fixed *fx = NULL;
+    xlat_target t = XLAT_TARGET_INIT;
+    if (AR_TRY(r, "fixed create", xlat_fixed_create(r->ctx, &fc, &fx)) &&
+        AR_TRY(r, "fixed target", xlat_fixed_get_target(fx, &t)))
+        deep_misses(r, &t);
     AR_OK(xlat_fixed_destroy(fx));
 }
 

@@ -14,6 +14,7 @@
 RUN_TEST(tlb)
 RUN_TEST(link)
 RUN_TEST(link_deep)
+RUN_TEST(fixed_deep)
 RUN_TEST(cuckoo)
 RUN_TEST(pagetable)
 RUN_TEST(pwc)
@@ -46,6 +47,7 @@ Suite *alloc_run_suite(void)
     tcase_add_test(tc, run_tlb);
     tcase_add_test(tc, run_link);
     tcase_add_test(tc, run_link_deep);
+    tcase_add_test(tc, run_fixed_deep);
     tcase_add_test(tc, run_cuckoo);
     tcase_add_test(tc, run_pagetable);
     tcase_add_test(tc, run_pwc);
