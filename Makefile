@@ -78,7 +78,9 @@ TEST_COMMON := tests/testutil.c tests/testutil.h tests/tlb_model.c tests/tlb_mod
                tests/gmmu_fixture.c tests/gmmu_fixture.h \
                tests/barre_alloc_fixture.c tests/barre_alloc_fixture.h \
                tests/fbarre_fixture.c tests/fbarre_fixture.h \
-               tests/barre_system_random.c tests/barre_system_random.h
+               tests/barre_system_random.c tests/barre_system_random.h \
+               tests/alloc_run.h tests/alloc_run_loop.c tests/alloc_run_units.c \
+               tests/alloc_run_systems.c
 LONG_SRCS  := $(sort $(wildcard tests/long/*.c))
 TEST_BIN   := $(BUILD)/tests/check_xlat
 LONG_BIN   := $(BUILD)/tests/check_long

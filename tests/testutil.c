@@ -6,8 +6,12 @@ static void *count_alloc(void *user, size_t size, size_t align)
 {
     counting_alloc *ca = user;
     void *p = NULL;
-    if (ca->fail_after == 0)
+    if (ca->fail_after == 0) {
+        ca->failed++;
+        if (ca->fail_once)
+            ca->fail_after = -1;
         return NULL;
+    }
     if (ca->fail_after > 0)
         ca->fail_after--;
     if (align < sizeof(void *))
@@ -37,6 +41,8 @@ void counting_alloc_init(counting_alloc *ca)
     ca->allocs = ca->frees = 0;
     ca->live_bytes = ca->peak_bytes = 0;
     ca->fail_after = -1;
+    ca->fail_once = 0;
+    ca->failed = 0;
 }
 
 xlat_ctx *test_ctx(uint64_t seed, counting_alloc *ca)

@@ -14,12 +14,17 @@
 #undef XLAT_SUITE
 
 /* An allocator that counts calls and live bytes, and can be told to fail
- * after a number of allocations (fail_after < 0: never). */
+ * after a number of allocations (fail_after < 0: never): fail_after
+ * allocations succeed, then every one fails, or, with fail_once, only the
+ * next one (fail_after is -1 again after it). `failed` counts the
+ * allocations it refused. */
 typedef struct counting_alloc {
     xlat_allocator hooks;
     size_t allocs, frees;
     size_t live_bytes, peak_bytes;
     long fail_after;
+    int fail_once;
+    size_t failed;
 } counting_alloc;
 
 void counting_alloc_init(counting_alloc *ca);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "fbarre_unit.h"
+#include "../link/link_reserve.h"
 
 struct xlat_fbarre_mesh {
     xlat_ctx *ctx;
@@ -42,7 +43,9 @@ static void mesh_free(struct xlat_fbarre_mesh *m)
     xlat__free(m->ctx, m, sizeof(*m));
 }
 
-/* The link from chiplet i to chiplet j, and i's peer j over it. */
+/* The link from chiplet i to chiplet j, and i's peer j over it. The link
+ * holds a record for each request i may have in flight: i asks its peers
+ * from inside tick, where nothing may fail for want of memory. */
 static int connect(struct xlat_fbarre_mesh *m, uint32_t i, uint32_t j, uint32_t latency)
 {
     char name[96];
@@ -53,6 +56,8 @@ static int connect(struct xlat_fbarre_mesh *m, uint32_t i, uint32_t j, uint32_t 
     lc.latency = lc.latency_back = latency;
     xlat_target far = XLAT_TARGET_INIT, near = XLAT_TARGET_INIT;
     int rc = xlat_link_create(m->ctx, &lc, &m->link[i][j]);
+    if (rc == XLAT_OK)
+        rc = xlat__link_reserve(m->link[i][j], m->fb[i]->cfg.max_outstanding);
     if (rc == XLAT_OK)
         rc = xlat_fbarre_get_peer_target(m->fb[j], &far);
     if (rc == XLAT_OK)

@@ -3,6 +3,8 @@
  * each, whatever the traffic), and requests the far side refuses wait in
  * order in the link, behind one retry, so the link's events are bounded by
  * three however many requests it carries. */
+#include "link_reserve.h"
+
 #include "delay.h"
 #include "registry.h"
 #include "unit_target.h"
@@ -75,6 +77,15 @@ int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out
     xlat__delay_init(&l->back, &l->unit, c.latency_back, came_back);
     xlat__reg_add(ctx, &l->reg, &reg_ops, l, l->unit.name, l->unit.id);
     *out = l;
+    return XLAT_OK;
+}
+
+int xlat__link_reserve(xlat_link *l, size_t n)
+{
+    while (l->unit.reqs.total < n)
+        if (xlat__pool_grow(&l->unit.reqs) != XLAT_OK)
+            return xlat__fail(l->unit.ctx, XLAT_ERR_NOMEM,
+                              "link %s: out of memory for %zu requests in flight", l->unit.name, n);
     return XLAT_OK;
 }
 
