@@ -137,6 +137,11 @@ XLAT_API int xlat_fixed_destroy(xlat_fixed *fixed);
  * A translation the resolver fails is still accepted: it is answered after
  * `latency` cycles with the resolver's status (or ::XLAT_ERR_INVAL if the
  * resolver gave a page_shift outside 12..63).
+ *
+ * With `max_outstanding` 0 (unbounded) the request pool grows by itself:
+ * below a unit with many requests in flight that may happen inside
+ * xlat_tick(), where a unit that forwarded an accepted request answers it
+ * ::XLAT_ERR_NOMEM if the growth fails. A bounded responder never grows.
  * @param fixed the responder.
  * @param req the request (copied).
  * @param done called once with the answer.

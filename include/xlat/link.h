@@ -141,6 +141,13 @@ XLAT_API int xlat_link_set_next(xlat_link *link, const xlat_target *next);
  * ::XLAT_ERR_AGAIN the request waits in the link, in order; if the far
  * target refuses it with any other code, the request is answered with that
  * code as its status, `latency_back` cycles later.
+ *
+ * The link starts with 64 request records and grows by itself beyond that:
+ * below a unit with more than 64 requests in flight, that growth may
+ * happen inside xlat_tick(), where a unit that forwarded an accepted
+ * request answers it ::XLAT_ERR_NOMEM if the growth fails.
+ * xlat_system_create() and xlat_fbarre_mesh_create() reserve their links'
+ * records for what the units above them can send, so theirs never grow.
  * @param link the link.
  * @param req the request (copied).
  * @param done called once with the answer.
