@@ -155,9 +155,26 @@ static void do_lookup(xlat_tlb *t, model *m, uint32_t pasid, uint64_t vaddr, int
         want->stamp = ++m->clock;
 }
 
+/* What the eviction callback heard: it must hear of exactly the victims
+ * insert returns. */
+typedef struct heard {
+    int calls;
+    xlat_tlb_entry last;
+} heard;
+
+static void on_evict(void *user, xlat_tlb *t, const xlat_tlb_entry *victim)
+{
+    heard *h = user;
+    (void)t;
+    h->calls++;
+    h->last = *victim;
+}
+
 static void do_insert(xlat_tlb *t, model *m, fuzz_input *in, uint32_t pasid, uint64_t vaddr,
                       uint8_t sizes)
 {
+    heard h = {0};
+    xlat_tlb_set_evict_fn(t, on_evict, &h);
     uint8_t pick = fuzz_u8(in);
     uint64_t pfn = fuzz_u16(in);
     uint8_t perm = fuzz_u8(in) & 0xf;
@@ -185,8 +202,12 @@ static void do_insert(xlat_tlb *t, model *m, fuzz_input *in, uint32_t pasid, uin
     int rc = xlat_tlb_insert(t, &e, &victim);
     FUZZ_CHECK(rc == evicted, "insert (%u, 0x%llx, %u): %d, model %d", pasid,
                (unsigned long long)x.vpn, x.shift, rc, evicted);
-    if (evicted)
+    FUZZ_CHECK(h.calls == evicted, "%d eviction callbacks for %d victims", h.calls, evicted);
+    if (evicted) {
         same_entry(&victim, &want, "victim");
+        same_entry(&h.last, &want, "victim heard");
+    }
+    xlat_tlb_set_evict_fn(t, NULL, NULL);
 }
 
 static void run_ops(xlat_tlb *t, model *m, fuzz_input *in, uint8_t sizes)
