@@ -1,9 +1,11 @@
 /* The TLB as a structure against a plain model: a geometry from the first
- * bytes (sets x ways or unbounded, LRU or FIFO, modulo indexing, which of
- * 4K/64K/2M/1G pages), then insert, lookup, probe, invalidate (one
- * address, one PASID, everything) and flush, each answer compared with the
- * model's, victims included. The model keeps a flat list with one stamp
- * per entry (the victim of a full set is its oldest stamp), unlike the
+ * bytes (sets x ways or unbounded, LRU, FIFO, random or PLRU, modulo or
+ * hashed sets, which of 4K/64K/2M/1G pages), then insert, lookup, probe,
+ * invalidate (one address, one PASID, everything) and flush, each answer
+ * compared with the model's, victims included (for LRU and FIFO with
+ * modulo sets the model picks them; otherwise it checks the library's
+ * pick). The model keeps a flat list with one stamp per entry (the victim
+ * of a full set is its oldest stamp), unlike the
  * recency lists of tests/tlb_model.c, which also runs here, with a seed
  * and the geometry from the input. Bad configs must be refused with INVAL
  * and a message; bad inserts (page_shift, a vpn too wide) change nothing. */
@@ -25,6 +27,11 @@ typedef struct model_entry {
 typedef struct model {
     uint32_t sets, ways; /* sets 0: unbounded, nothing is ever evicted */
     int lru;
+    /* Random and PLRU victims, and the sets of hashed indexing, are the
+     * library's to choose: the model then checks the victim it names
+     * (held, and with modulo indexing from the new entry's full set) and
+     * follows it. */
+    int own_victims, hashed;
     uint64_t clock;
     size_t n;
     model_entry e[MAX_OPS];
@@ -62,34 +69,65 @@ static model_entry *lookup(model *m, uint32_t pasid, uint64_t vaddr)
     return hit;
 }
 
+/* Entries of vpn's set (modulo indexing), and the oldest of them. */
+static uint32_t held_in_set(const model *m, uint64_t vpn, size_t *oldest)
+{
+    uint32_t set = set_of(m, vpn), held = 0;
+    *oldest = m->n;
+    for (size_t i = 0; i < m->n; i++)
+        if (set_of(m, m->e[i].vpn) == set) {
+            held++;
+            if (*oldest == m->n || m->e[i].stamp < m->e[*oldest].stamp)
+                *oldest = i;
+        }
+    return held;
+}
+
+/* An update or a new entry, made the most recent (an update is a use, for FIFO too). */
+static void put(model *m, const model_entry *x)
+{
+    model_entry *old = find(m, x->pasid, x->vpn, x->shift);
+    if (!old)
+        old = &m->e[m->n++];
+    *old = *x;
+    old->stamp = ++m->clock;
+}
+
 /* Returns 1 and the victim when the set was full. */
 static int insert(model *m, const model_entry *x, model_entry *victim)
 {
-    model_entry *old = find(m, x->pasid, x->vpn, x->shift);
-    if (old) { /* an update is a use, for FIFO too */
-        *old = *x;
-        old->stamp = ++m->clock;
-        return 0;
-    }
+    size_t oldest;
     int evicted = 0;
-    if (m->sets) {
-        uint32_t set = set_of(m, x->vpn), held = 0;
-        size_t oldest = m->n;
-        for (size_t i = 0; i < m->n; i++)
-            if (set_of(m, m->e[i].vpn) == set) {
-                held++;
-                if (oldest == m->n || m->e[i].stamp < m->e[oldest].stamp)
-                    oldest = i;
-            }
-        if (held == m->ways) {
-            *victim = m->e[oldest];
-            remove_at(m, oldest);
-            evicted = 1;
-        }
+    if (!find(m, x->pasid, x->vpn, x->shift) && m->sets &&
+        held_in_set(m, x->vpn, &oldest) == m->ways) {
+        *victim = m->e[oldest];
+        remove_at(m, oldest);
+        evicted = 1;
     }
-    m->e[m->n] = *x;
-    m->e[m->n++].stamp = ++m->clock;
+    put(m, x);
     return evicted;
+}
+
+/* The library chose: its victim `v` (when rc is 1) must be one the model
+ * holds, from the new entry's full set where the model knows sets. */
+static void follow_victim(model *m, const model_entry *x, int rc, const xlat_tlb_entry *v)
+{
+    size_t oldest;
+    int update = find(m, x->pasid, x->vpn, x->shift) != NULL;
+    int full = m->sets && !m->hashed && held_in_set(m, x->vpn, &oldest) == m->ways;
+    FUZZ_CHECK(rc == 0 || rc == 1, "insert: %d", rc);
+    FUZZ_CHECK(!update || rc == 0, "an update evicted");
+    if (m->sets && !m->hashed && !update)
+        FUZZ_CHECK(rc == full, "insert into a set %s: %d", full ? "full" : "with room", rc);
+    if (rc == 1) {
+        model_entry *held = find(m, v->pasid, v->vpn, v->page_shift);
+        FUZZ_CHECK(held && held->pfn == v->pfn && held->perm == v->perm,
+                   "victim (%u, 0x%llx, %u) was not held", v->pasid, (unsigned long long)v->vpn,
+                   v->page_shift);
+        FUZZ_CHECK(m->hashed || set_of(m, v->vpn) == set_of(m, x->vpn), "victim of another set");
+        remove_at(m, (size_t)(held - m->e));
+    }
+    put(m, x);
 }
 
 static int invalidate(model *m, int (*match)(const model_entry *, uint32_t, uint64_t),
@@ -173,8 +211,6 @@ static void on_evict(void *user, xlat_tlb *t, const xlat_tlb_entry *victim)
 static void do_insert(xlat_tlb *t, model *m, fuzz_input *in, uint32_t pasid, uint64_t vaddr,
                       uint8_t sizes)
 {
-    heard h = {0};
-    xlat_tlb_set_evict_fn(t, on_evict, &h);
     uint8_t pick = fuzz_u8(in);
     uint64_t pfn = fuzz_u16(in);
     uint8_t perm = fuzz_u8(in) & 0xf;
@@ -195,6 +231,15 @@ static void do_insert(xlat_tlb *t, model *m, fuzz_input *in, uint32_t pasid, uin
         FUZZ_CHECK(rc == XLAT_ERR_INVAL && xlat_tlb_count(t) == before,
                    "bad insert (shift %u vpn 0x%llx): %d", e.page_shift,
                    (unsigned long long)e.vpn, rc);
+        return;
+    }
+    heard h = {0};
+    xlat_tlb_set_evict_fn(t, on_evict, &h);
+    if (m->own_victims) {
+        int rc = xlat_tlb_insert(t, &e, &victim);
+        FUZZ_CHECK(h.calls == rc, "%d eviction callbacks for insert's %d", h.calls, rc);
+        follow_victim(m, &x, rc, &victim);
+        xlat_tlb_set_evict_fn(t, NULL, NULL);
         return;
     }
     model_entry want;
@@ -292,19 +337,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.ways = 1 + shape % 8;
     cfg.entries = shape >= 0xf0 ? 0 : cfg.ways * (1 + (shape >> 3) % 8);
     cfg.repl = shape & 0x40 ? XLAT_REPL_FIFO : XLAT_REPL_LRU;
+    /* Bits 4..6 of `sizes`: other policies and hashed sets, whose victims the
+     * library chooses (PLRU takes the ways rounded down to a power of two). */
+    if ((sizes >> 4 & 3) == 1)
+        cfg.repl = XLAT_REPL_RANDOM;
+    if ((sizes >> 4 & 3) == 2) {
+        cfg.repl = XLAT_REPL_PLRU;
+        cfg.ways = cfg.ways >= 4 ? (cfg.ways >= 8 ? 8 : 4) : cfg.ways >= 2 ? 2 : 1;
+        cfg.entries = cfg.entries ? cfg.ways * (1 + (shape >> 3) % 8) : 0;
+    }
+    cfg.index = sizes & 0x40 ? XLAT_TLB_INDEX_HASH : XLAT_TLB_INDEX_MODULO;
     FUZZ_CHECK(xlat_tlb_create(ctx, &cfg, &t) == XLAT_OK, "create: %s", xlat_ctx_errmsg(ctx));
     model *m = calloc(1, sizeof(*m));
     if (m) {
         m->sets = cfg.entries / cfg.ways;
         m->ways = cfg.ways;
         m->lru = cfg.repl == XLAT_REPL_LRU;
+        m->hashed = cfg.index == XLAT_TLB_INDEX_HASH;
+        m->own_victims = m->hashed || cfg.repl == XLAT_REPL_RANDOM || cfg.repl == XLAT_REPL_PLRU;
         run_ops(t, m, &in, sizes);
     }
     free(m);
     xlat_tlb_destroy(t);
     xlat_ctx_destroy(ctx);
     /* The recency-list model, on the same geometry with a seed from the input. */
-    if (cfg.entries) {
+    if (cfg.entries && (cfg.repl == XLAT_REPL_LRU || cfg.repl == XLAT_REPL_FIFO)) {
         uint64_t seed = size ? data[size - 1] : 0;
         uint64_t bad = tlb_model_run(seed, cfg.entries, cfg.ways, cfg.repl, 64);
         FUZZ_CHECK(bad == 0, "tlb_model_run(%llu, %u, %u): %llu disagreements",
