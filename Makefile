@@ -118,13 +118,22 @@ else
 SIM_ALL := sim-missing
 endif
 
+# The libFuzzer harnesses (tests/fuzz/fuzz_NAME.c, doc/reliability.md) also
+# link into the test runner: each built by $(CC) with its entry point renamed
+# fuzz_NAME_one, found by tests/check_fuzz_corpus.c through the X-macro list
+# $(FUZZ_LIST), which replays tests/fuzz/corpus/NAME through it.
+FUZZ_SRCS  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
+FUZZ_CHECK_OBJS := $(FUZZ_NAMES:%=$(BUILD)/fuzz/check/fuzz_%.o)
+FUZZ_LIST  := $(BUILD)/fuzz/harnesses.h
+
 TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_CXX='"$(CXX)"' -DXLAT_TEST_SHARED='"$(CURDIR)/$(SHARED)"' \
              -DXLAT_TEST_EXAMPLES='"$(CURDIR)/$(BUILD)/examples"' \
              -DXLAT_TEST_SIM='"$(CURDIR)/$(SIM_BIN)"'
 
 .PHONY: all check check-long run bench bench-instr docs install uninstall clean sanitize valgrind distclean \
-        abi-check abi-update experiments
+        abi-check abi-update experiments fuzz fuzz-coverage fuzz-tools cov-tools
 
 # The CMake package (find_package(libxlat)), written from cmake/*.in.
 CMAKE_PKG := build/cmake/libxlatConfig.cmake build/cmake/libxlatConfigVersion.cmake
@@ -183,10 +192,25 @@ $(BUILD)/examples/%: examples/%.cc $(STATIC) $(HEADERS) $(CXX_HEADERS)
 	$(CXX) $(XCXXFLAGS) $< -o $@ $(STATIC) $(LDFLAGS)
 
 $(TEST_BIN): $(TEST_SRCS) $(SIM_TEST_SRCS) $(TEST_COMMON) tests/suites.h $(STATIC) $(SHARED) \
-             $(SIM_AR) $(SIM_BIN)
+             $(SIM_AR) $(SIM_BIN) $(FUZZ_CHECK_OBJS) $(FUZZ_LIST)
 	@mkdir -p $(dir $@)
-	$(CC) $(SIM_XCFLAGS) -Itests $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) $(SIM_TEST_SRCS) \
-	    $(filter %.c,$(TEST_COMMON)) -o $@ $(SIM_AR) $(STATIC) $(CHECK_LIBS) $(SIM_LIBS) $(LDFLAGS)
+	$(CC) $(SIM_XCFLAGS) -Itests -I$(dir $(FUZZ_LIST)) $(CHECK_CFLAGS) $(TEST_DEFS) $(TEST_SRCS) \
+	    $(SIM_TEST_SRCS) $(filter %.c,$(TEST_COMMON)) $(FUZZ_CHECK_OBJS) -o $@ $(SIM_AR) $(STATIC) \
+	    $(CHECK_LIBS) $(SIM_LIBS) $(LDFLAGS)
+
+# fuzz.h's entry point renamed per harness, so that all of them link together.
+$(BUILD)/fuzz/check/fuzz_%.o: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_entry.h \
+                              $(HEADERS) $(SIM_HDRS) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(SIM_XCFLAGS) -Itests $(CHECK_CFLAGS) -include tests/fuzz/fuzz_entry.h \
+	    -DLLVMFuzzerTestOneInput=fuzz_$*_one -c $< -o $@
+
+# Rewritten only when the list of harnesses changed (like build/pc-vars).
+$(FUZZ_LIST): FORCE
+	@mkdir -p $(dir $@)
+	@printf '/* Written by make from tests/fuzz/fuzz_*.c. */\n$(foreach n,$(FUZZ_NAMES),FUZZ_HARNESS($(n))\n)' \
+	    | sed 's/^ //' > $@.new
+	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
 
 $(BUILD)/tests/check_cxx: $(CXX_TEST_SRC) $(HEADERS) $(CXX_HEADERS) $(STATIC)
 	@mkdir -p $(dir $@)
@@ -264,6 +288,74 @@ valgrind: sim-required all $(TEST_BIN)
 sanitize:
 	$(MAKE) BUILD=build/san OUT=build/san/lib CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 	    CXXFLAGS="-O1 -g -fno-omit-frame-pointer" SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" check
+
+# libFuzzer (tests/fuzz, doc/reliability.md): make fuzz builds every
+# tests/fuzz/fuzz_NAME.c with clang, ASan and UBSan into build/fuzz/bin and
+# runs each for FUZZ_TIME seconds on a work corpus grown from
+# tests/fuzz/corpus/NAME; make fuzz-coverage replays the corpora through
+# builds with clang's source coverage and reports the lines of lib/ run.
+FUZZ_CC       ?= clang-14
+FUZZ_PROFDATA ?= llvm-profdata-14
+FUZZ_COV      ?= llvm-cov-14
+FUZZ_TIME     ?= 60
+FUZZ_OUT      := build/fuzz
+# No -Werror: the library's warning gate is gcc's (WERROR=1).
+FUZZ_CFLAGS   := -std=gnu11 -Wall -Wextra -g -O1 -Iinclude -Ilib/core -Itests -Itools/xlat-sim \
+                 $(SIM_CFLAGS) $(CHECK_CFLAGS) -include tests/fuzz/fuzz_entry.h
+FUZZ_MODE_obj := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_MODE_cov := -fprofile-instr-generate -fcoverage-mapping
+FUZZ_LINK_obj := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_LINK_cov := -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping
+# What a harness may call besides its own file: the library, xlat-sim but
+# its main() and the tests' helpers, in an archive, so that each harness
+# links only what it uses.
+FUZZ_DEP_SRCS := $(LIB_SRCS) $(filter-out tools/xlat-sim/main.c,$(SIM_SRCS)) \
+                 tests/tlb_model.c tests/testutil.c
+FUZZ_LIBS     := $(CHECK_LIBS) $(SIM_LIBS)
+FUZZ_BINS     := $(FUZZ_NAMES:%=$(FUZZ_OUT)/bin/fuzz_%)
+FUZZ_COV_BINS := $(FUZZ_NAMES:%=$(FUZZ_OUT)/cov/fuzz_%)
+
+fuzz-tools:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { \
+	    echo "make fuzz needs $(FUZZ_CC): apt-get install -y clang-14 libclang-rt-14-dev" >&2; exit 1; }
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return !d + (int)n; }\n' | \
+	    $(FUZZ_CC) -fsanitize=fuzzer,address,undefined -x c - -o /dev/null 2>/dev/null || { \
+	    echo "make fuzz needs libFuzzer for $(FUZZ_CC): apt-get install -y libclang-rt-14-dev" >&2; exit 1; }
+	@if [ -z "$(CHECK_LIBS)" ]; then \
+	    echo "make fuzz needs Check (the TLB harness links tests/tlb_model.c): apt-get install -y check pkg-config" >&2; \
+	    exit 1; fi
+
+cov-tools: fuzz-tools
+	@command -v $(FUZZ_PROFDATA) >/dev/null 2>&1 && command -v $(FUZZ_COV) >/dev/null 2>&1 || { \
+	    echo "make fuzz-coverage needs $(FUZZ_PROFDATA) and $(FUZZ_COV): apt-get install -y llvm-14" >&2; \
+	    exit 1; }
+
+# Objects of both builds: obj (libFuzzer, ASan, UBSan) and cov (coverage).
+define fuzz_build
+$(FUZZ_OUT)/$(1)/%.o: %.c $(HEADERS) $(wildcard lib/*/*.h) $(SIM_HDRS) tests/fuzz/fuzz.h \
+                      tests/fuzz/fuzz_entry.h Makefile | $(2)
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_MODE_$(1)) $$(if $$(filter lib/%,$$<),-DXLAT_BUILDING_LIBRARY) \
+	    -c $$< -o $$@
+
+$(FUZZ_OUT)/$(1)/libdeps.a: $(FUZZ_DEP_SRCS:%.c=$(FUZZ_OUT)/$(1)/%.o)
+	rm -f $$@
+	$(AR) rcs $$@ $$^
+
+$(3)/fuzz_%: $(FUZZ_OUT)/$(1)/tests/fuzz/fuzz_%.o $(FUZZ_OUT)/$(1)/libdeps.a
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CC) $(FUZZ_LINK_$(1)) $$< -o $$@ $(FUZZ_OUT)/$(1)/libdeps.a $(FUZZ_LIBS)
+endef
+# The harnesses' objects are kept: make would delete them as intermediate.
+.PRECIOUS: $(FUZZ_OUT)/obj/%.o $(FUZZ_OUT)/cov/%.o
+$(eval $(call fuzz_build,obj,fuzz-tools,$(FUZZ_OUT)/bin))
+$(eval $(call fuzz_build,cov,cov-tools,$(FUZZ_OUT)/cov))
+
+fuzz: sim-required $(FUZZ_BINS)
+	tests/fuzz/run $(FUZZ_TIME) $(FUZZ_OUT) $(FUZZ_NAMES)
+
+fuzz-coverage: sim-required $(FUZZ_COV_BINS)
+	FUZZ_PROFDATA=$(FUZZ_PROFDATA) FUZZ_COV=$(FUZZ_COV) tests/fuzz/coverage $(FUZZ_OUT) $(FUZZ_NAMES)
 
 # libxlat.pc and the CMake package record the install paths: build/pc-vars
 # changes whenever they do (make install PREFIX=... after a plain make), and

@@ -130,8 +130,12 @@ static int read_header(tg_source *t, sim_error *err)
 
 static int warp_check(tg_source *t, sim_error *err)
 {
+    /* Before a block's first warp line there may be no warps yet (NULL),
+     * and &warps[cur] would be arithmetic on a null pointer. */
+    if (!t->have_warp)
+        return 0;
     tg_warp *w = &t->warps[t->cur];
-    if (t->have_warp && w->counted && w->lines != w->insts)
+    if (w->counted && w->lines != w->insts)
         return tg_fail(t, err, "warp %zu: insts = %llu, but %llu instruction lines", t->cur,
                        (unsigned long long)w->insts, (unsigned long long)w->lines);
     return 0;
