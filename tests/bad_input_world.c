@@ -224,8 +224,31 @@ void bi_build(bi_world *w)
     w->target = (xlat_target)XLAT_TARGET_INIT;
 }
 
+/* What a create wrongly made: the row has failed already, and these go
+ * first so that the world's own units are no longer held. */
+static void bi_destroy_wrongly_made(bi_world *w)
+{
+    xlat_system_destroy(w->o_sys);
+    xlat_fbarre_mesh_destroy(w->o_mesh);
+    xlat_fbarre_destroy(w->o_fb);
+    xlat_barre_alloc_destroy(w->o_ba);
+    xlat_gmmu_destroy(w->o_gmmu);
+    xlat_iommu_destroy(w->o_iommu);
+    xlat_walker_destroy(w->o_walker);
+    xlat_link_destroy(w->o_link);
+    xlat_fixed_destroy(w->o_fixed);
+    xlat_pec_buffer_destroy(w->o_pec);
+    xlat_pwc_destroy(w->o_pwc);
+    xlat_cuckoo_destroy(w->o_cf);
+    xlat_tlb_destroy(w->o_tlb);
+    xlat_pagetable_destroy(w->o_pt);
+    xlat_physmem_destroy(w->o_mem);
+    xlat_ctx_destroy(w->o_ctx);
+}
+
 void bi_destroy(bi_world *w)
 {
+    bi_destroy_wrongly_made(w);
     ck_assert_int_eq(xlat_system_destroy(w->sys), XLAT_OK);
     ck_assert_int_eq(xlat_fbarre_mesh_destroy(w->mesh), XLAT_OK);
     ck_assert_int_eq(xlat_barre_alloc_destroy(w->ba), XLAT_OK);

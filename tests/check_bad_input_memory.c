@@ -53,7 +53,7 @@
     X(physmem_place_frames_0, XLAT_ERR_INVAL, "frames", xlat_physmem_place(w->mem, 1, 0, 0, &w->u64)) \
     X(physmem_region_of_null_mem, XLAT_ERR_INVAL, NULL, xlat_physmem_region_of(NULL, 0xA000, &w->u32)) \
     X(physmem_region_of_null_out, XLAT_ERR_INVAL, "region", xlat_physmem_region_of(w->mem, 0xA000, NULL)) \
-    X(physmem_region_of_outside, XLAT_ERR_NOT_FOUND, "pfn", xlat_physmem_region_of(w->mem, 1, &w->u32)) \
+    X(physmem_region_of_outside, XLAT_ERR_NOT_FOUND, NULL, xlat_physmem_region_of(w->mem, 1, &w->u32)) \
     X(physmem_free_frames_null, BI_DOC, NULL,                                                      \
       BI_IS(xlat_physmem_free_frames(NULL, 0) == 0 && xlat_physmem_free_frames(w->mem, 99) == 0))  \
     X(physmem_regions_null, BI_DOC, NULL, BI_IS(xlat_physmem_regions(NULL) == 0))                  \
@@ -119,7 +119,7 @@
       xlat_pagetable_walk(w->pt, BI_PASID, BI_UNMAPPED, TRACE))                                    \
     X(pagetable_root_null_pt, XLAT_ERR_INVAL, NULL, xlat_pagetable_root(NULL, BI_PASID, &w->u64))  \
     X(pagetable_root_null_out, XLAT_ERR_INVAL, "root_pfn", xlat_pagetable_root(w->pt, BI_PASID, NULL)) \
-    X(pagetable_root_unknown_pasid, XLAT_ERR_NOT_FOUND, "pasid",                                   \
+    X(pagetable_root_unknown_pasid, XLAT_ERR_NOT_FOUND, NULL,                                   \
       xlat_pagetable_root(w->pt, UINT32_MAX, &w->u64))                                             \
     X(pagetable_read_null_pt, XLAT_ERR_INVAL, NULL, xlat_pagetable_read(NULL, 0, &w->u64))         \
     X(pagetable_read_null_value, XLAT_ERR_INVAL, "value",                                          \

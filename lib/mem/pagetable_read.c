@@ -109,10 +109,7 @@ int xlat_pagetable_root(const xlat_pagetable *pt, uint32_t pasid, uint64_t *root
     if (!pt || !root_pfn)
         return xlat__fail(pt ? pt->ctx : NULL, XLAT_ERR_INVAL, "xlat_pagetable_root: NULL %s",
                           pt ? "root_pfn" : "pt");
-    if (xlat__pt_root(pt, pasid, root_pfn) != XLAT_OK)
-        return xlat__fail(pt->ctx, XLAT_ERR_NOT_FOUND,
-                          "xlat_pagetable_root: PASID %u (pasid) has no mapping yet", pasid);
-    return XLAT_OK;
+    return xlat__pt_root(pt, pasid, root_pfn); /* NOT_FOUND is an answer: no message */
 }
 
 
