@@ -9,23 +9,24 @@
 
 static void *bi_alloc(void *user, size_t size, size_t align)
 {
+    size_t *live = user;
     void *p = NULL;
-    (void)user;
-    if (size > BI_ALLOC_LIMIT)
+    if (size > BI_ALLOC_LIMIT - *live)
         return NULL;
     if (align < sizeof(void *))
         align = sizeof(void *);
-    return posix_memalign(&p, align, size) == 0 ? p : NULL;
+    if (posix_memalign(&p, align, size) != 0)
+        return NULL;
+    *live += size;
+    return p;
 }
 
 static void bi_free(void *user, void *ptr, size_t size)
 {
-    (void)user;
-    (void)size;
+    size_t *live = user;
+    *live -= size;
     free(ptr);
 }
-
-static const xlat_allocator bi_allocator = {.alloc = bi_alloc, .free = bi_free};
 
 /* A setup step that must succeed; the context says why it did not. */
 #define BI_OK(call) ck_assert_msg((call) == XLAT_OK, "%s: %s", #call, xlat_ctx_errmsg(w->ctx))
@@ -206,7 +207,8 @@ void bi_build(bi_world *w)
     xlat_ctx_config cc;
     xlat_ctx_config_init(&cc);
     cc.seed = 7;
-    cc.allocator = &bi_allocator;
+    w->allocator = (xlat_allocator){.alloc = bi_alloc, .free = bi_free, .user = &w->live_bytes};
+    cc.allocator = &w->allocator;
     BI_OK(xlat_ctx_create(&cc, &w->ctx));
     bi_memory(w);
     bi_structures(w);

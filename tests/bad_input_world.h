@@ -16,6 +16,8 @@
 #define BI_GPUS 2
 
 typedef struct bi_world {
+    xlat_allocator allocator; /* bounded: BI_ALLOC_LIMIT live bytes in all */
+    size_t live_bytes;
     xlat_ctx *ctx;
     xlat_physmem *mem;
     xlat_pagetable *pt;
@@ -80,8 +82,8 @@ typedef struct bi_world {
     uint32_t u32, u32b;
 } bi_world;
 
-/* Refused by the world's allocator: an absurd size fails as the host's
- * memory would, without the test machine paying for it. */
+/* The world's allocator refuses to hold more: an absurd size fails as the
+ * host's memory would, without the test machine paying for it. */
 #define BI_ALLOC_LIMIT ((size_t)256 << 20)
 
 /* A non-int function's documented answer, and its opposite. */

@@ -141,6 +141,12 @@ static int bi_pec_source(void *user, uint32_t pasid, uint64_t vpn, xlat_pec_entr
     X(fbarre_create_peer_slots_0, XLAT_ERR_INVAL, "peer_slots", FB_CFG(peer_slots, 0))             \
     X(fbarre_create_rows_2_31, XLAT_ERR_INVAL, "filter_rows", FB_CFG(filter_rows, 1u << 31))       \
     X(fbarre_create_huge_outstanding, XLAT_ERR_NOMEM, "fbarre", FB_CFG(max_outstanding, UINT32_MAX)) \
+    X(fbarre_create_huge_queue, XLAT_ERR_INVAL, "msg_queue", FB_CFG(msg_queue, UINT32_MAX))           \
+    X(fbarre_create_huge_peer_slots, XLAT_ERR_NOMEM, "fbarre", FB_CFG(peer_slots, UINT32_MAX))     \
+    X(fbarre_create_pec_0, XLAT_ERR_INVAL, "pec_entries", FB_CFG(pec_entries, 0))                  \
+    X(fbarre_create_huge_pec, XLAT_ERR_INVAL, "pec_entries", FB_CFG(pec_entries, UINT32_MAX))      \
+    X(fbarre_mesh_create_huge, XLAT_ERR_NOMEM, "mesh",                                           \
+      (w->fbc.max_outstanding = UINT32_MAX, MESH_CFG(chiplets, 8)))                                \
     X(fbarre_destroy_null, XLAT_OK, NULL, xlat_fbarre_destroy(NULL))                               \
     X(fbarre_attach_l2_null, XLAT_ERR_INVAL, NULL, xlat_fbarre_attach_l2(NULL, w->tlb))            \
     X(fbarre_set_next_null_fb, XLAT_ERR_INVAL, NULL, xlat_fbarre_set_next(NULL, FIXED_TARGET))     \

@@ -41,6 +41,11 @@
     X(iommu_create_huge_tlb, XLAT_ERR_NOMEM, "iommu",                                              \
       (w->iommuc.tlb_ways = UINT32_MAX, IOMMU_CFG(tlb_entries, UINT32_MAX)))                       \
     X(iommu_create_huge_buffer, XLAT_ERR_NOMEM, "iommu", IOMMU_CFG(buffer_entries, UINT32_MAX))    \
+    X(iommu_create_huge_tracker, XLAT_ERR_NOMEM, "iommu",                                          \
+      (w->iommuc.inclusion = XLAT_INCL_LEAST, IOMMU_CFG(tracker_entries, UINT32_MAX)))             \
+    X(iommu_create_huge_tlb2, XLAT_ERR_NOMEM, "iommu",                                             \
+      (w->iommuc.tlb2_ways = UINT32_MAX, IOMMU_CFG(tlb2_entries, UINT32_MAX)))                     \
+    X(iommu_create_huge_fault_batch, XLAT_ERR_NOMEM, "iommu", IOMMU_CFG(fault_batch, UINT32_MAX))  \
     X(iommu_destroy_null, XLAT_OK, NULL, xlat_iommu_destroy(NULL))                                 \
     X(iommu_attach_l2_null_iommu, XLAT_ERR_INVAL, NULL, xlat_iommu_attach_l2(NULL, 0, w->tlb))     \
     X(iommu_attach_l2_null_l2, XLAT_ERR_INVAL, "l2", xlat_iommu_attach_l2(w->iommu, 0, NULL))      \
@@ -127,6 +132,13 @@
       (w->sysc.shared_l2 = true, SYS_CFG(probe_ring, true)))                                       \
     X(system_create_huge_l1, XLAT_ERR_NOMEM, "l1",                                                 \
       (w->tlbc.entries = UINT32_MAX, w->tlbc.ways = UINT32_MAX, SYS_CFG(l1, &w->tlbc)))            \
+    X(system_create_1024_by_1024, XLAT_ERR_NOMEM, "l1",                                            \
+      (w->tlbc.entries = w->tlbc.ways = 1u << 18, w->sysc.l1 = &w->tlbc, w->sysc.gpus = 1024,      \
+       SYS_CFG(cus, 1024)))                                                                        \
+    X(system_create_huge_l1_mshrs, XLAT_ERR_NOMEM, "l1",                                           \
+      (w->tlbc.mshrs = UINT32_MAX, SYS_CFG(l1, &w->tlbc)))                                         \
+    X(system_create_huge_l2_hits, XLAT_ERR_NOMEM, "l2",                                            \
+      (w->tlbc.hits_in_flight = UINT32_MAX, SYS_CFG(l2, &w->tlbc)))                                \
     X(system_destroy_null, XLAT_OK, NULL, xlat_system_destroy(NULL))                               \
     X(system_translate_null_sys, XLAT_ERR_INVAL, NULL,                                             \
       xlat_system_translate(NULL, &w->req, bi_never_done, NULL))                                   \

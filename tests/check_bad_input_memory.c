@@ -97,6 +97,10 @@
       xlat_pagetable_map_range(w->pt, BI_PASID, BI_UNMAPPED, 4096, 99, RW))                        \
     X(pagetable_map_range_perm_bits, XLAT_ERR_INVAL, "perm",                                       \
       xlat_pagetable_map_range(w->pt, BI_PASID, BI_UNMAPPED, 4096, 0, 0xf0))                       \
+    X(pagetable_map_range_region_fills, XLAT_ERR_FULL, "page",                                     \
+      xlat_pagetable_map_range(w->pt, BI_PASID, 1ull << 32, 1ull << 30, 0, RW))                    \
+    X(pagetable_map_range_absurd, XLAT_ERR_FULL, "page",                                           \
+      xlat_pagetable_map_range(w->pt, BI_PASID, 1ull << 32, 1ull << 46, 0, RW))                    \
     X(pagetable_map_range_overlap, XLAT_ERR_EXIST, "vaddr",                                        \
       xlat_pagetable_map_range(w->pt, BI_PASID, BI_VA(6), 4 * 4096, 0, RW))                        \
     X(pagetable_protect_null, XLAT_ERR_INVAL, NULL,                                                \

@@ -120,6 +120,8 @@ static void bi_entry_fn(void *user, const xlat_tlb_entry *e)
     X(cuckoo_create_huge, XLAT_ERR_NOMEM, "table",                                                \
       (w->cfc.fp_bits = 32, CF_CFG(capacity, UINT32_MAX)))                                         \
     X(cuckoo_create_huge_kicks, XLAT_ERR_NOMEM, "undo", CF_CFG(max_kicks, UINT32_MAX))           \
+    X(cuckoo_create_buckets_past_2_32, XLAT_ERR_INVAL, "capacity",                                   \
+      (w->cfc.bucket_size = 1, w->cfc.fp_bits = 4, CF_CFG(capacity, UINT32_MAX)))                  \
     X(cuckoo_destroy_null, XLAT_OK, NULL, xlat_cuckoo_destroy(NULL))                               \
     X(cuckoo_insert_null, XLAT_ERR_INVAL, NULL, xlat_cuckoo_insert(NULL, 1))                       \
     X(cuckoo_insert_unique_null, XLAT_ERR_INVAL, NULL, xlat_cuckoo_insert_unique(NULL, 1))         \
@@ -151,6 +153,10 @@ static void bi_entry_fn(void *user, const xlat_tlb_entry *e)
     X(pwc_create_repl_99, XLAT_ERR_INVAL, "repl", PWC_CFG(repl, (xlat_repl)99))                    \
     X(pwc_create_huge, XLAT_ERR_NOMEM, "pwc",                                                      \
       (w->pwcc.entries[2] = UINT32_MAX, PWC_CFG(ways[2], UINT32_MAX)))                             \
+    X(pwc_create_huge_levels, XLAT_ERR_NOMEM, "pwc",                                               \
+      (w->pwcc.entries[2] = w->pwcc.entries[3] = w->pwcc.entries[4] = UINT32_MAX, PWC_CFG(ways[4], 0))) \
+    X(pwc_create_huge_unified, XLAT_ERR_NOMEM, "pwc",                                              \
+      (w->pwcc.org = XLAT_PWC_UNIFIED, w->pwcc.ways[0] = 0, PWC_CFG(entries[0], UINT32_MAX)))      \
     X(pwc_destroy_null, XLAT_OK, NULL, xlat_pwc_destroy(NULL))                                     \
     X(pwc_lookup_null, XLAT_ERR_INVAL, NULL, xlat_pwc_lookup(NULL, BI_PASID, BI_VA(0), HIT))       \
     X(pwc_probe_null, XLAT_ERR_INVAL, NULL, xlat_pwc_probe(NULL, BI_PASID, BI_VA(0), HIT))         \

@@ -114,6 +114,11 @@ static bool bi_dwspp_is_default(xlat_dwspp_variant variant)
     X(walker_create_walkers_max, XLAT_ERR_INVAL, "walkers",                                                \
       (w->walkc.walkers = UINT32_MAX, WALK_CFG(queue_entries, UINT32_MAX)))                        \
     X(walker_create_huge_queue, XLAT_ERR_NOMEM, "walker", WALK_CFG(queue_entries, UINT32_MAX))     \
+    X(walker_create_huge_pool, XLAT_ERR_NOMEM, "walker",                                           \
+      (w->walkc.walkers = 1u << 20, WALK_CFG(queue_entries, 1u << 30)))                            \
+    X(walker_create_huge_tenants_queue, XLAT_ERR_NOMEM, "walker",                                  \
+      (w->walkc.sched = XLAT_SCHED_PARTITION, w->walkc.tenants = 64, w->walkc.walkers = 64,        \
+       WALK_CFG(queue_entries, UINT32_MAX)))                                                       \
     X(walker_destroy_null, XLAT_OK, NULL, xlat_walker_destroy(NULL))                               \
     X(walker_translate_null_pool, XLAT_ERR_INVAL, NULL,                                            \
       xlat_walker_translate(NULL, &w->req, bi_never_done, NULL))                                   \

@@ -143,6 +143,42 @@ static void subtree_free(xlat_pagetable *pt, struct pt_node *n)
     node_release(pt, n);
 }
 
+/* The topmost node on `vaddr`'s path born in this call and mapping nothing,
+ * unlinked and freed; its parent's entry keeps only its software bits, as
+ * before the call linked it. */
+static void prune_path(xlat_pagetable *pt, struct pt_node *n, uint64_t vaddr)
+{
+    while (n->level > 1) {
+        uint32_t idx = pt_index(pt, vaddr, n->level);
+        uint64_t e = n->entry[idx];
+        struct pt_node *c = pt_is_pointer(e, n->level)
+                                ? xlat__pt_map_get(&pt->nodes, xlat_pte_pfn(e)) : NULL;
+        if (!c)
+            return;
+        if (c->born == pt->born && !subtree_maps(pt, c)) {
+            xlat__pt_entry_set(pt, n, idx, e & PT_AVAIL_MASK);
+            subtree_free(pt, c);
+            return;
+        }
+        n = c;
+    }
+}
+
+void xlat__pt_prune_born(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr, uint64_t pages)
+{
+    struct pt_node *root = xlat__pt_map_get(&pt->roots, pasid);
+    if (!root)
+        return;
+    if (root->born == pt->born && !subtree_maps(pt, root)) {
+        map_remove(&pt->roots, pasid);
+        pt->stats.address_spaces--;
+        subtree_free(pt, root);
+        return;
+    }
+    for (uint64_t i = 0; i < pages; i++)
+        prune_path(pt, root, vaddr + (i << pt->cfg.page_shift));
+}
+
 /* ---- lifecycle -------------------------------------------------------- */
 
 void xlat_pagetable_config_init_sized(xlat_pagetable_config *out, size_t size)
@@ -371,6 +407,7 @@ static struct pt_node *commit_nodes(xlat_pagetable *pt, uint32_t pasid, uint64_t
     for (uint32_t i = 0; i < p->fresh; i++) {
         struct pt_node *n = p->node[i];
         map_put(&pt->nodes, n->pfn, n);
+        n->born = pt->born;
         pt->stats.nodes[n->level]++;
         if (i > 0) {
             uint32_t idx = pt_index(pt, vaddr, n->level + 1);
