@@ -148,7 +148,7 @@ typedef struct bi_case {
         (void)w;                                                                                   \
         return (int)(expr);                                                                        \
     }
-#define BI_ROW(id, rc, arg, expr) {#expr, bi_call_##id, rc, arg},
+#define BI_ROW(id, rc, arg, expr) {#id ": " #expr, bi_call_##id, rc, arg},
 
 /* Runs every row on its own fresh world; fails naming every bad row. */
 void bi_run(const bi_case *rows, size_t n);

@@ -7,9 +7,16 @@
  * tests/check_bad_input_*.c, one table per group of headers; the world they
  * run against in tests/bad_input_world.c.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bad_input_world.h"
+
+#ifndef XLAT_TEST_SRCDIR
+#define XLAT_TEST_SRCDIR "."
+#endif
 
 typedef const bi_case *(*bi_table_fn)(size_t *n);
 
@@ -59,6 +66,72 @@ START_TEST(the_digest_sees_a_change)
 }
 END_TEST
 
+/* Whether some row's text names `fn` (xlat_tlb_create): as the call, or as
+ * its row id's start (tlb_create_...), for rows that call through a macro. */
+static bool bi_covered(const char *fn)
+{
+    const char *bare = fn + strlen("xlat_");
+    char call[128];
+    snprintf(call, sizeof(call), "%s(", fn);
+    for (size_t t = 0; t < BI_TABLES; t++) {
+        size_t n = 0;
+        const bi_case *rows = bi_tables[t].table(&n);
+        for (size_t i = 0; i < n; i++)
+            if (strstr(rows[i].text, call) || strncmp(rows[i].text, bare, strlen(bare)) == 0)
+                return true;
+    }
+    return false;
+}
+
+/* Every function a header exports (XLAT_API ... xlat_name(), unless
+ * covered; returns how many were looked at and lists the uncovered. */
+static int bi_uncovered(const char *path, char *missing, size_t room)
+{
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static char text[1 << 17];
+    size_t len = fread(text, 1, sizeof(text) - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    int seen = 0;
+    for (const char *p = strstr(text, "XLAT_API "); p; p = strstr(p + 1, "XLAT_API ")) {
+        const char *open = strchr(p, '(');
+        const char *name = open;
+        while (name > p && (name[-1] == '_' || isalnum((unsigned char)name[-1])))
+            name--;
+        if (!open || strncmp(name, "xlat_", 5) != 0 || open - name >= 100)
+            continue; /* the macro's own definition */
+        char fn[100];
+        snprintf(fn, sizeof(fn), "%.*s", (int)(open - name), name);
+        seen++;
+        if (!bi_covered(fn) && strlen(missing) + strlen(fn) + 2 < room)
+            strcat(strcat(missing, " "), fn);
+    }
+    return seen;
+}
+
+/* Adding a public function without a bad-input row fails here. */
+START_TEST(every_public_function_has_a_row)
+{
+    DIR *d = opendir(XLAT_TEST_SRCDIR "/include/xlat");
+    ck_assert_ptr_nonnull(d);
+    char missing[4096] = "";
+    int functions = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        size_t n = strlen(de->d_name);
+        if (n < 3 || strcmp(de->d_name + n - 2, ".h") != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof(path), "%s/include/xlat/%s", XLAT_TEST_SRCDIR, de->d_name);
+        functions += bi_uncovered(path, missing, sizeof(missing));
+    }
+    closedir(d);
+    printf("bad_input: %d public functions\n", functions);
+    ck_assert_int_gt(functions, 200);
+    ck_assert_msg(missing[0] == '\0', "no bad-input row for:%s", missing);
+}
+END_TEST
+
 START_TEST(the_count)
 {
     printf("bad_input: %zu cases\n", bi_total());
@@ -73,6 +146,7 @@ Suite *bad_input_suite(void)
     TCase *tc = test_case(s, "tables");
     tcase_add_test(tc, the_digest_sees_a_change);
     tcase_add_test(tc, the_count);
+    tcase_add_test(tc, every_public_function_has_a_row);
     tcase_add_loop_test(tc, every_row_is_refused_cleanly, 0, (int)BI_TABLES);
     return s;
 }
