@@ -309,6 +309,8 @@ static const char *bi_verdict(const bi_case *c, int rc, const char *before, cons
 {
     if (rc != c->rc)
         return "wrong return value";
+    if (!c->arg && strcmp(before, after) != 0)
+        return "a message where the row expects none (name its argument)";
     if (c->arg && strcmp(before, after) == 0)
         return "no new message";
     if (c->arg && !bi_names(after, c->arg))

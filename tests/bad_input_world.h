@@ -130,9 +130,12 @@ typedef struct bi_world {
 bool bi_all_zero(const void *p, size_t n);
 bool bi_all_byte(const void *p, size_t n, unsigned char b);
 
-/* One bad call: its text, the call on a fresh world, the code it must
- * return and the argument its message must name (NULL: the call has no
- * context to leave a message in). */
+/* One bad call: its text (row id and call), the call on a fresh world, the
+ * code it must return and the word by which its message must name the
+ * offending argument. NULL: no message at all, because the call has no
+ * context to leave one in (a NULL handle) or because its answer is a
+ * documented miss (NOT_FOUND of a lookup, a probe, region_of), which is
+ * an answer and not a failure: the context's message stays as it was. */
 typedef struct bi_case {
     const char *text;
     int (*call)(bi_world *w);
