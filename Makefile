@@ -81,6 +81,8 @@ TEST_COMMON := tests/testutil.c tests/testutil.h tests/tlb_model.c tests/tlb_mod
                tests/barre_system_random.c tests/barre_system_random.h \
                tests/alloc_run.h tests/alloc_run_loop.c tests/alloc_run_units.c \
                tests/alloc_run_systems.c
+# The bad-input suite's world and the state digest it compares.
+TEST_COMMON += tests/state_digest.c tests/state_digest.h tests/bad_input_world.c tests/bad_input_world.h
 LONG_SRCS  := $(sort $(wildcard tests/long/*.c))
 TEST_BIN   := $(BUILD)/tests/check_xlat
 LONG_BIN   := $(BUILD)/tests/check_long

@@ -115,8 +115,8 @@ static inline void xlat_fixed_config_init(xlat_fixed_config *cfg)
  * @param cfg its configuration (copied; `name` is copied too).
  * @param out receives the handle on success; untouched on failure.
  * @retval XLAT_OK
- * @retval XLAT_ERR_INVAL a NULL argument, `cfg->struct_size` too small, or
- *         page_shift outside 12..63.
+ * @retval XLAT_ERR_INVAL a NULL argument, `cfg->struct_size` too small,
+ *         page_shift outside 12..63, or unknown `perm` bits.
  * @retval XLAT_ERR_UNSUPPORTED a config from a newer libxlat.
  * @retval XLAT_ERR_NOMEM
  */

@@ -53,6 +53,8 @@ static int check_config(xlat_ctx *ctx, const xlat_fbarre_config *c)
         return bad(ctx, c, "msgs_per_cycle, max_outstanding and peer_slots must be at least 1");
     if (!(c->drop_prob >= 0 && c->drop_prob <= 1))
         return bad(ctx, c, "drop_prob is outside [0, 1]");
+    if (c->pec_entries < 1 || c->pec_entries > 1024) /* the PEC buffer's own bounds */
+        return bad(ctx, c, "pec_entries is outside 1..1024");
     return xlat__clock_check(ctx, "fbarre", c->name ? c->name : "fbarre", c->clock_num,
                              c->clock_den);
 }

@@ -36,7 +36,8 @@ int xlat__fb_outbox_init(struct xlat_fbarre *fb)
      * latency), plus the cycle being sent. */
     uint64_t cap = (uint64_t)c->msg_queue + (uint64_t)c->msgs_per_cycle * (c->msg_latency + 1) + 1;
     if (cap > UINT32_MAX / 2)
-        return xlat__fail(fb->unit.ctx, XLAT_ERR_INVAL, "fbarre %s: outbox of %llu messages",
+        return xlat__fail(fb->unit.ctx, XLAT_ERR_INVAL, "fbarre %s: outbox of %llu messages (msg_queue, plus"
+                          " msgs_per_cycle per cycle of msg_latency) is above 2^31",
                           fb->unit.name, (unsigned long long)cap);
     fb->out.ring = xlat__calloc(fb->unit.ctx, cap, sizeof(*fb->out.ring));
     fb->out.cap = (uint32_t)cap;

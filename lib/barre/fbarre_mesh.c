@@ -120,8 +120,10 @@ int xlat_fbarre_mesh_create(xlat_ctx *ctx, const xlat_fbarre_mesh_config *cfg,
     xlat__reg_restore(ctx, outer);
     if (rc != XLAT_OK) {
         mesh_free(m);
-        return rc == XLAT_ERR_NOMEM ? xlat__fail(ctx, rc, "xlat_fbarre_mesh_create: out of memory")
-                                    : rc;
+        return rc == XLAT_ERR_NOMEM
+                   ? xlat__fail(ctx, rc, "xlat_fbarre_mesh_create: out of memory for mesh %s",
+                                c.name ? c.name : "fbarre")
+                   : rc;
     }
     xlat__reg_add(ctx, &m->reg, &reg_ops, m, m->name, 0);
     *out = m;

@@ -166,7 +166,7 @@ int xlat_barre_alloc_unmap(xlat_barre_alloc *a, const xlat_pec_entry *d, xlat_pe
 {
     if (!a || !d || d->end_vpn < d->start_vpn)
         return xlat__fail(a ? a->ctx : NULL, XLAT_ERR_INVAL, "xlat_barre_alloc_unmap: %s",
-                          !a || !d ? "NULL argument" : "end_vpn below start_vpn");
+                          !a ? "NULL allocator" : !d ? "NULL object" : "end_vpn below start_vpn");
     int n = 0;
     for (uint64_t v = d->start_vpn; v <= d->end_vpn && v >= d->start_vpn; v++) {
         xlat_tlb_entry e;

@@ -119,8 +119,9 @@ int xlat_pec_buffer_insert(xlat_pec_buffer *p, const xlat_pec_entry *e)
     if (!p || !e || e->end_vpn < e->start_vpn || e->interlv_gran == 0 || e->positions == 0 ||
         e->positions > 16)
         return xlat__fail(p ? p->ctx : NULL, XLAT_ERR_INVAL,
-                          "xlat_pec_buffer_insert: %s", !p || !e ? "NULL argument"
-                          : "an entry needs start <= end, interlv_gran > 0 and 1..16 positions");
+                          "xlat_pec_buffer_insert: %s", !p ? "NULL pec" : !e ? "NULL entry"
+                          : "an entry needs start_vpn <= end_vpn, interlv_gran > 0 and 1..16"
+                            " positions");
     struct pec_slot *s = slot_for(p, e);
     if (!s) {
         p->st.refusals++;

@@ -102,6 +102,12 @@ static int target_check(xlat_ctx *ctx, xlat_target *copy, const xlat_target *nex
     return XLAT_OK;
 }
 
+int xlat__target_check(xlat_ctx *ctx, const xlat_target *next, const char *who)
+{
+    xlat_target copy;
+    return next ? target_check(ctx, &copy, next, who) : XLAT_OK;
+}
+
 int xlat__target_hold(xlat_ctx *ctx, xlat_target *held, const xlat_target *next,
                       const char *who)
 {

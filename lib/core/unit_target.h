@@ -38,6 +38,9 @@ int xlat__target_get(xlat_ctx *ctx, xlat_target *out, const xlat_target *mine, c
  * one `held` had. On failure `held` is unchanged. */
 int xlat__target_hold(xlat_ctx *ctx, xlat_target *held, const xlat_target *next,
                       const char *who);
+/* What xlat__target_hold() checks of `next` (NULL passes), holding nothing:
+ * for a unit that must build something before it can hold a target. */
+int xlat__target_check(xlat_ctx *ctx, const xlat_target *next, const char *who);
 /* Lets go of the unit `held` holds (if it still lives); `held` is empty after. */
 void xlat__target_release(xlat_ctx *ctx, xlat_target *held);
 

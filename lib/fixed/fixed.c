@@ -58,6 +58,9 @@ int xlat_fixed_create(xlat_ctx *ctx, const xlat_fixed_config *cfg, xlat_fixed **
     if (c.page_shift < 12 || c.page_shift > 63)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "fixed %s: page_shift %u is outside 12..63",
                           c.name ? c.name : "fixed", c.page_shift);
+    if (c.perm & ~(XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_X | XLAT_PERM_U))
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "fixed %s: unknown perm bits 0x%x",
+                          c.name ? c.name : "fixed", c.perm);
     xlat_fixed *f = xlat__alloc(ctx, sizeof(*f));
     if (!f)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_fixed_create: out of memory");

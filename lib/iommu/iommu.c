@@ -82,6 +82,9 @@ static int check_config(xlat_ctx *ctx, const xlat_iommu_config *c)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "iommu %s: without an IOMMU TLB (no_tlb) only the mostly-inclusive"
                           " policy and no second-level TLB make sense", n);
+    if ((unsigned)c->spill_rx > XLAT_SPILL_OCCUPANCY)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "iommu %s: unknown spill receiver rule (spill_rx) %d",
+                          n, (int)c->spill_rx);
     if (c->buffer_entries == 0 || c->fault_batch == 0)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "iommu %s: buffer_entries and fault_batch must be >= 1", n);
@@ -337,7 +340,8 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
         return rc;
     struct xlat_iommu *m = xlat__alloc(ctx, sizeof(*m));
     if (!m)
-        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory");
+        return xlat__fail(ctx, XLAT_ERR_NOMEM, "xlat_iommu_create: out of memory for iommu %s",
+                          c.name ? c.name : "iommu");
     m->cfg = c;
     m->walk = w;
     m->cfg.walk = &m->walk;
@@ -350,7 +354,10 @@ int xlat_iommu_create(xlat_ctx *ctx, const xlat_iommu_config *cfg, xlat_iommu **
     xlat__reg_restore(ctx, outer);
     if (rc != XLAT_OK) {
         iommu_free(ctx, m);
-        return rc == XLAT_ERR_NOMEM ? xlat__fail(ctx, rc, "xlat_iommu_create: out of memory") : rc;
+        return rc == XLAT_ERR_NOMEM ? xlat__fail(ctx, rc,
+                                                 "xlat_iommu_create: out of memory for iommu %s",
+                                                 c.name ? c.name : "iommu")
+                                    : rc;
     }
     xlat__reg_add(ctx, &m->reg, &xlat__iommu_reg_ops, m, m->u.name, m->u.id);
     *out = m;
@@ -397,7 +404,7 @@ int xlat_iommu_attach_l2(xlat_iommu *m, uint32_t gpu, xlat_tlb *l2)
 {
     if (!m || !l2 || gpu >= m->cfg.gpus)
         return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_attach_l2: %s",
-                          !m ? "NULL iommu" : !l2 ? "NULL tlb" : "gpu out of range");
+                          !m ? "NULL iommu" : !l2 ? "NULL l2" : "gpu out of range");
     /* The IOMMU hears of the L2's victims as one listener among any the
      * host adds: neither disconnects the other. */
     struct l2_listener *who = &m->listener[gpu];
@@ -534,10 +541,13 @@ static void answer(struct iommu_req *r, const xlat_tlb_entry *e, int status, uin
 
 int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, void *user)
 {
-    if (!m || !req || !done || req->gpu >= m->cfg.gpus)
-        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_translate: %s",
-                          !m ? "NULL iommu" : !req || !done ? "NULL argument"
-                                                            : "request from an unknown GPU");
+    if (!m || !req || !done)
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_translate: NULL %s",
+                          !m ? "iommu" : !req ? "req" : "done");
+    if (req->gpu >= m->cfg.gpus)
+        return xlat__fail(m->u.ctx, XLAT_ERR_INVAL,
+                          "xlat_iommu_translate: request from an unknown GPU (gpu %u of %u)",
+                          req->gpu, m->cfg.gpus);
     int rc = xlat__req_check(m->u.ctx, req, "xlat_iommu_translate");
     if (rc != XLAT_OK)
         return rc;

@@ -48,7 +48,7 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
 {
     if (!m || !e || source >= m->cfg.gpus)
         return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload: %s",
-                          !m || !e ? "NULL argument" : "source GPU out of range");
+                          !m ? "NULL iommu" : !e ? "NULL entry" : "source GPU out of range");
     if (e->page_shift < 12 || e->page_shift > 63)
         return xlat__fail(m->u.ctx, XLAT_ERR_INVAL, "xlat_iommu_preload: page_shift %u", e->page_shift);
     if (!m->tlb)
@@ -63,9 +63,12 @@ int xlat_iommu_preload(xlat_iommu *m, uint32_t source, const xlat_tlb_entry *e)
 
 int xlat_iommu_preload_l2(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *e)
 {
-    if (!m || !e || gpu >= m->cfg.gpus || !m->port[gpu].insert)
-        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload_l2: %s",
-                          !m || !e ? "NULL argument" : "no L2 attached for that GPU");
+    if (!m || !e)
+        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_preload_l2: NULL %s",
+                          !m ? "iommu" : "entry");
+    if (gpu >= m->cfg.gpus || !m->port[gpu].insert)
+        return xlat__fail(m->u.ctx, XLAT_ERR_INVAL,
+                          "xlat_iommu_preload_l2: no L2 attached for that GPU (gpu %u)", gpu);
     xlat_tlb_entry in = *e;
     xlat__iommu_native(m, &in);
     int rc = m->port[gpu].insert(m->port[gpu].insert_user, &in);

@@ -98,7 +98,7 @@ int xlat_iommu_attach_l2_port(xlat_iommu *m, uint32_t gpu, const xlat_l2_port *p
     static const char who[] = "xlat_iommu_attach_l2_port";
     if (!m || !port || gpu >= m->cfg.gpus)
         return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "%s: %s", who,
-                          !m || !port ? "NULL argument" : "gpu out of range");
+                          !m ? "NULL iommu" : !port ? "NULL port" : "gpu out of range");
     xlat_l2_port p = XLAT_L2_PORT_INIT;
     int rc = xlat__config_copy(m->u.ctx, &p, sizeof(p), port, port_kind.min_size, who);
     if (rc != XLAT_OK)
@@ -113,9 +113,11 @@ int xlat_iommu_attach_l2_port(xlat_iommu *m, uint32_t gpu, const xlat_l2_port *p
 
 int xlat_iommu_l2_port(const xlat_iommu *m, uint32_t gpu, xlat_l2_port *out)
 {
-    if (!m || gpu >= m->cfg.gpus || !m->port[gpu].probe)
-        return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_port: %s",
-                          !m ? "NULL iommu" : "no L2 attached for that GPU");
+    if (!m)
+        return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_port: NULL iommu");
+    if (gpu >= m->cfg.gpus || !m->port[gpu].probe)
+        return xlat__fail(m->u.ctx, XLAT_ERR_INVAL,
+                          "xlat_iommu_l2_port: no L2 attached for that GPU (gpu %u)", gpu);
     return xlat__sized_get(m->u.ctx, out, &m->port[gpu], sizeof(*out), &port_kind,
                            "xlat_iommu_l2_port");
 }

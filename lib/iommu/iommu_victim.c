@@ -68,7 +68,7 @@ int xlat_iommu_l2_victim(xlat_iommu *m, uint32_t gpu, const xlat_tlb_entry *vict
 {
     if (!m || !victim || gpu >= m->cfg.gpus)
         return xlat__fail(m ? m->u.ctx : NULL, XLAT_ERR_INVAL, "xlat_iommu_l2_victim: %s",
-                          !m || !victim ? "NULL argument" : "gpu out of range");
+                          !m ? "NULL iommu" : !victim ? "NULL victim" : "gpu out of range");
     int rc = xlat__iommu_victim_push(m, gpu, victim);
     if (rc == XLAT_ERR_AGAIN)
         return xlat__unit_busy(&m->u, "the victim queue is full");

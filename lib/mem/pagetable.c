@@ -143,6 +143,42 @@ static void subtree_free(xlat_pagetable *pt, struct pt_node *n)
     node_release(pt, n);
 }
 
+/* The topmost node on `vaddr`'s path born in this call and mapping nothing,
+ * unlinked and freed; its parent's entry keeps only its software bits, as
+ * before the call linked it. */
+static void prune_path(xlat_pagetable *pt, struct pt_node *n, uint64_t vaddr)
+{
+    while (n->level > 1) {
+        uint32_t idx = pt_index(pt, vaddr, n->level);
+        uint64_t e = n->entry[idx];
+        struct pt_node *c = pt_is_pointer(e, n->level)
+                                ? xlat__pt_map_get(&pt->nodes, xlat_pte_pfn(e)) : NULL;
+        if (!c)
+            return;
+        if (c->born == pt->born && !subtree_maps(pt, c)) {
+            xlat__pt_entry_set(pt, n, idx, e & PT_AVAIL_MASK);
+            subtree_free(pt, c);
+            return;
+        }
+        n = c;
+    }
+}
+
+void xlat__pt_prune_born(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr, uint64_t pages)
+{
+    struct pt_node *root = xlat__pt_map_get(&pt->roots, pasid);
+    if (!root)
+        return;
+    if (root->born == pt->born && !subtree_maps(pt, root)) {
+        map_remove(&pt->roots, pasid);
+        pt->stats.address_spaces--;
+        subtree_free(pt, root);
+        return;
+    }
+    for (uint64_t i = 0; i < pages; i++)
+        prune_path(pt, root, vaddr + (i << pt->cfg.page_shift));
+}
+
 /* ---- lifecycle -------------------------------------------------------- */
 
 void xlat_pagetable_config_init_sized(xlat_pagetable_config *out, size_t size)
@@ -175,7 +211,7 @@ static int check_config(xlat_ctx *ctx, const xlat_pagetable_config *c)
                           "xlat_pagetable: %u levels of %u bits give more than 57 address bits",
                           c->levels, c->bits_per_level);
     if (c->node_region >= xlat_physmem_regions(c->mem))
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_pagetable: node region %u of %u",
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_pagetable: node_region %u is not a region of mem (%u regions)",
                           c->node_region, xlat_physmem_regions(c->mem));
     return XLAT_OK;
 }
@@ -248,8 +284,8 @@ static int check_map(const xlat_pagetable *pt, uint64_t vaddr, uint64_t pfn, uin
     *level = leaf_level(pt, page_shift);
     if (!*level)
         return xlat__fail(pt->ctx, XLAT_ERR_INVAL,
-                          "xlat_pagetable_map: this geometry has no page of 2^%u bytes",
-                          page_shift);
+                          "xlat_pagetable_map: page_shift %u: this geometry has no page of 2^%u bytes",
+                          page_shift, page_shift);
     if (vaddr >> pt->va_bits)
         return xlat__fail(pt->ctx, XLAT_ERR_INVAL,
                           "xlat_pagetable_map: vaddr 0x%llx beyond the %u-bit address space",
@@ -260,7 +296,7 @@ static int check_map(const xlat_pagetable *pt, uint64_t vaddr, uint64_t pfn, uin
                           (unsigned long long)vaddr, page_shift);
     if (pfn >> (52 - page_shift))
         return xlat__fail(pt->ctx, XLAT_ERR_INVAL,
-                          "xlat_pagetable_map: frame 0x%llx (2^%u-byte units) beyond 52 bits",
+                          "xlat_pagetable_map: pfn 0x%llx (2^%u-byte units) beyond 52 bits",
                           (unsigned long long)pfn, page_shift);
     if (perm & ~(XLAT_PERM_R | XLAT_PERM_W | XLAT_PERM_X | XLAT_PERM_U))
         return xlat__fail(pt->ctx, XLAT_ERR_INVAL, "xlat_pagetable_map: unknown perm bits 0x%x",
@@ -301,7 +337,7 @@ static int plan_map(const xlat_pagetable *pt, struct pt_node *root, uint64_t vad
             return XLAT_OK;
     }
     return xlat__fail(pt->ctx, XLAT_ERR_EXIST,
-                      "xlat_pagetable_map: 0x%llx overlaps a mapping at level %u",
+                      "xlat_pagetable_map: vaddr 0x%llx overlaps a mapping at level %u",
                       (unsigned long long)vaddr, p->pos.level);
 }
 
@@ -371,6 +407,7 @@ static struct pt_node *commit_nodes(xlat_pagetable *pt, uint32_t pasid, uint64_t
     for (uint32_t i = 0; i < p->fresh; i++) {
         struct pt_node *n = p->node[i];
         map_put(&pt->nodes, n->pfn, n);
+        n->born = pt->born;
         pt->stats.nodes[n->level]++;
         if (i > 0) {
             uint32_t idx = pt_index(pt, vaddr, n->level + 1);
@@ -420,12 +457,12 @@ int xlat_pagetable_unmap(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr)
         return XLAT_ERR_INVAL;
     if (xlat__pt_find_leaf(pt, pasid, vaddr, &pos) != XLAT_OK)
         return xlat__fail(pt->ctx, XLAT_ERR_NOT_FOUND,
-                          "xlat_pagetable_unmap: nothing mapped at 0x%llx in PASID %u",
+                          "xlat_pagetable_unmap: nothing mapped at vaddr 0x%llx in PASID %u",
                           (unsigned long long)vaddr, pasid);
     uint32_t shift = pt_shift(pt, pos.level);
     if (vaddr & ((UINT64_C(1) << shift) - 1))
         return xlat__fail(pt->ctx, XLAT_ERR_INVAL,
-                          "xlat_pagetable_unmap: 0x%llx is inside a 2^%u-byte page, not its start",
+                          "xlat_pagetable_unmap: vaddr 0x%llx is inside a 2^%u-byte page, not its start",
                           (unsigned long long)vaddr, shift);
     /* x86 practice: a removed entry is zeroed, software bits included. */
     xlat__pt_entry_set(pt, pos.node, pos.index, 0);
@@ -442,7 +479,7 @@ int xlat_pagetable_protect(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr, u
                           "xlat_pagetable_protect: unknown perm bits 0x%x", perm);
     if (xlat__pt_find_leaf(pt, pasid, vaddr, &pos) != XLAT_OK)
         return xlat__fail(pt->ctx, XLAT_ERR_NOT_FOUND,
-                          "xlat_pagetable_protect: nothing mapped at 0x%llx in PASID %u",
+                          "xlat_pagetable_protect: nothing mapped at vaddr 0x%llx in PASID %u",
                           (unsigned long long)vaddr, pasid);
     uint64_t *e = &pos.node->entry[pos.index];
     uint64_t keep = *e & ~(XLAT_PTE_WRITABLE | XLAT_PTE_USER | XLAT_PTE_NX);
@@ -458,7 +495,7 @@ int xlat_pagetable_set_avail_high(xlat_pagetable *pt, uint32_t pasid, uint64_t v
         return XLAT_ERR_INVAL;
     if (xlat__pt_find_leaf(pt, pasid, vaddr, &pos) != XLAT_OK)
         return xlat__fail(pt->ctx, XLAT_ERR_NOT_FOUND,
-                          "xlat_pagetable_set_avail_high: nothing mapped at 0x%llx in PASID %u",
+                          "xlat_pagetable_set_avail_high: nothing mapped at vaddr 0x%llx in PASID %u",
                           (unsigned long long)vaddr, pasid);
     uint64_t *e = &pos.node->entry[pos.index];
     *e = xlat_pte_set_avail_high(*e, value);

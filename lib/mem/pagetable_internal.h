@@ -25,8 +25,9 @@
 /* A node's contents live in host memory, found by frame number. */
 struct pt_node {
     uint64_t pfn;
-    uint32_t used;    /* present entries */
-    uint32_t level;
+    uint16_t used;    /* present entries (at most 2^9) */
+    uint16_t level;
+    uint32_t born;    /* xlat_pagetable::born when it was linked in */
     uint64_t entry[]; /* 2^bits_per_level entries */
 };
 
@@ -65,10 +66,16 @@ struct xlat_pagetable {
     struct pt_map roots;    /* PASID -> root node */
     struct pt_node **recent; /* 1 << PT_RECENT_BITS slots: frame -> node, or NULL */
     xlat_pagetable_stats stats;
+    uint32_t born;          /* the current map_range call, so that its undo finds its nodes */
     struct xlat__reg reg;
 };
 
 struct pt_node *xlat__pt_map_get(const struct pt_map *m, uint64_t key);
+
+/* The undo of a failed map_range, after its pages are unmapped: frees the
+ * nodes that call (pt->born) linked in under the range's first `pages`
+ * pages and that map nothing, so that the table is as it was before. */
+void xlat__pt_prune_born(xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr, uint64_t pages);
 
 /* Stores `value` at entry `index` of `n`, keeping the node's present count
  * and the per-level mapping counters right. */

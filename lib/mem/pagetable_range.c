@@ -48,12 +48,14 @@ int64_t xlat_pagetable_map_range(xlat_pagetable *pt, uint32_t pasid, uint64_t va
                           bytes == 0 ? "empty" : (vaddr & (page - 1)) ? "not page-aligned"
                                                                       : "past the address space");
     uint64_t pages = (bytes + page - 1) / page;
+    pt->born++; /* the nodes this call links in, for undo to find */
     for (uint64_t i = 0; i < pages; i++) {
         int rc = map_one(pt, pasid, vaddr + i * page, requester, perm);
         if (rc != XLAT_OK) {
             char why[256];
             snprintf(why, sizeof(why), "%s", xlat_ctx_errmsg(pt->ctx));
             undo(pt, pasid, vaddr, i);
+            xlat__pt_prune_born(pt, pasid, vaddr, i + 1);
             return xlat__fail(pt->ctx, rc, "xlat_pagetable_map_range: page 0x%llx: %s",
                               (unsigned long long)(vaddr + i * page), why);
         }

@@ -76,7 +76,8 @@ int xlat_pagetable_walk(const xlat_pagetable *pt, uint32_t pasid, uint64_t vaddr
 {
     struct pt_pos pos;
     if (!pt || !out)
-        return XLAT_ERR_INVAL;
+        return xlat__fail(pt ? pt->ctx : NULL, XLAT_ERR_INVAL, "xlat_pagetable_walk: NULL %s",
+                          pt ? "out" : "pt");
     memset(out, 0, sizeof(*out));
     out->status = XLAT_ERR_FAULT;
     struct pt_node *root = xlat__pt_map_get(&pt->roots, pasid);
@@ -106,8 +107,9 @@ int xlat__pt_root(const xlat_pagetable *pt, uint32_t pasid, uint64_t *root_pfn)
 int xlat_pagetable_root(const xlat_pagetable *pt, uint32_t pasid, uint64_t *root_pfn)
 {
     if (!pt || !root_pfn)
-        return XLAT_ERR_INVAL;
-    return xlat__pt_root(pt, pasid, root_pfn);
+        return xlat__fail(pt ? pt->ctx : NULL, XLAT_ERR_INVAL, "xlat_pagetable_root: NULL %s",
+                          pt ? "root_pfn" : "pt");
+    return xlat__pt_root(pt, pasid, root_pfn); /* NOT_FOUND is an answer: no message */
 }
 
 
@@ -145,10 +147,11 @@ int xlat__pt_read(const xlat_pagetable *pt, uint64_t paddr, uint64_t *value)
 int xlat_pagetable_read(const xlat_pagetable *pt, uint64_t paddr, uint64_t *value)
 {
     if (!pt || !value)
-        return XLAT_ERR_INVAL;
+        return xlat__fail(pt ? pt->ctx : NULL, XLAT_ERR_INVAL, "xlat_pagetable_read: NULL %s",
+                          pt ? "value" : "pt");
     int rc = xlat__pt_read(pt, paddr, value);
     if (rc != XLAT_OK)
-        return xlat__fail(pt->ctx, rc, "xlat_pagetable_read: 0x%llx is %s",
+        return xlat__fail(pt->ctx, rc, "xlat_pagetable_read: paddr 0x%llx is %s",
                           (unsigned long long)paddr,
                           rc == XLAT_ERR_INVAL ? "not 8-byte aligned" : "not in a page-table node");
     return XLAT_OK;
@@ -165,7 +168,7 @@ int xlat_pagetable_write(xlat_pagetable *pt, uint64_t paddr, uint64_t value)
         return XLAT_ERR_INVAL;
     int rc = locate(pt, paddr, &n, &idx);
     if (rc != XLAT_OK)
-        return xlat__fail(pt->ctx, rc, "xlat_pagetable_write: 0x%llx is %s",
+        return xlat__fail(pt->ctx, rc, "xlat_pagetable_write: paddr 0x%llx is %s",
                           (unsigned long long)paddr,
                           rc == XLAT_ERR_INVAL ? "not 8-byte aligned" : "not in a page-table node");
     uint64_t old = n->entry[idx];

@@ -201,7 +201,7 @@ static int check_regions(xlat_ctx *ctx, const xlat_physmem_config *c)
     for (uint32_t i = 0; c->region && i < c->regions; i++) {
         const xlat_region_config *r = &c->region[i];
         if (r->frames == 0)
-            return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_physmem: region %u is empty", i);
+            return xlat__fail(ctx, XLAT_ERR_INVAL, "xlat_physmem: region %u is empty (frames 0)", i);
         if (r->base_pfn >= PFN_LIMIT || r->frames > PFN_LIMIT - r->base_pfn)
             return xlat__fail(ctx, XLAT_ERR_INVAL,
                               "xlat_physmem: region %u (base 0x%llx, %llu frames) passes frame"
@@ -499,9 +499,10 @@ int xlat_physmem_place(xlat_physmem *mem, uint64_t vpn, uint32_t requester, uint
 int xlat_physmem_region_of(const xlat_physmem *mem, uint64_t pfn, uint32_t *region)
 {
     if (!mem || !region)
-        return XLAT_ERR_INVAL;
+        return xlat__fail(mem ? mem->ctx : NULL, XLAT_ERR_INVAL, "xlat_physmem_region_of: NULL %s",
+                          mem ? "region" : "mem");
     int ri = find_region(mem, pfn);
-    if (ri < 0)
+    if (ri < 0) /* an answer, not a failure: the Barre allocator asks it as a test */
         return XLAT_ERR_NOT_FOUND;
     *region = (uint32_t)ri;
     return XLAT_OK;

@@ -82,7 +82,7 @@ static uint32_t slot_ways(const xlat_pwc_config *c, uint32_t slot)
 static int check_geometry(xlat_ctx *ctx, const xlat_pwc_config *c, const char *n)
 {
     if ((unsigned)c->org > XLAT_PWC_UNIFIED)
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: unknown organisation %d", n, (int)c->org);
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: unknown organisation (org) %d", n, (int)c->org);
     if (c->levels < 2 || c->levels > XLAT_PT_MAX_LEVELS)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: levels %u is outside 2..%d", n, c->levels,
                           XLAT_PT_MAX_LEVELS);
@@ -99,7 +99,7 @@ static int check_geometry(xlat_ctx *ctx, const xlat_pwc_config *c, const char *n
                           c->levels, c->bits_per_level,
                           c->page_shift + c->levels * c->bits_per_level, PWC_MAX_VA_BITS);
     if ((unsigned)c->repl > XLAT_REPL_PLRU)
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: unknown replacement policy %d", n,
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "pwc %s: unknown replacement policy (repl) %d", n,
                           (int)c->repl);
     return XLAT_OK;
 }

@@ -280,7 +280,7 @@ static int check_config(xlat_ctx *ctx, const xlat_system_config *c)
                           "system: cfg.iommu is NULL (the IOMMU's template, with walk->pt,"
                           " is required)");
     if (c->shared_l2 && (c->probe_ring || c->gmmu || c->fbarre))
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "system: a shared L2 leaves no per-GPU L2 for %s",
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "system: a shared L2 (shared_l2) leaves no per-GPU L2 for %s",
                           c->probe_ring ? "the probing ring"
                           : c->gmmu     ? "a GMMU to sit below"
                                         : "F-Barre to sit below");
@@ -446,9 +446,13 @@ int xlat_system_destroy(xlat_system *s)
 
 int xlat_system_translate(xlat_system *s, const xlat_req *req, xlat_done_fn done, void *user)
 {
-    if (!s || !req || !done || req->gpu >= s->cfg.gpus || req->cu >= s->cfg.cus)
-        return xlat__fail(s ? s->ctx : NULL, XLAT_ERR_INVAL, "xlat_system_translate: %s",
-                          !s || !req || !done ? "NULL argument" : "GPU or CU out of range");
+    if (!s || !req || !done)
+        return xlat__fail(s ? s->ctx : NULL, XLAT_ERR_INVAL, "xlat_system_translate: NULL %s",
+                          !s ? "sys" : !req ? "req" : "done");
+    if (req->gpu >= s->cfg.gpus || req->cu >= s->cfg.cus)
+        return xlat__fail(s->ctx, XLAT_ERR_INVAL,
+                          "xlat_system_translate: GPU or CU out of range (gpu %u of %u, cu %u of %u)",
+                          req->gpu, s->cfg.gpus, req->cu, s->cfg.cus);
     int rc = xlat_tlb_translate(*l1_slot(s, req->gpu, req->cu), req, done, user);
     if (rc == XLAT_OK)
         s->st.requests++;
@@ -512,6 +516,9 @@ int xlat_system_barre_migrate(xlat_system *s, xlat_barre_alloc *alloc, const xla
 {
     if (!s)
         return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_system_barre_migrate: NULL system");
+    if (!alloc || !d)
+        return xlat__fail(s->ctx, XLAT_ERR_INVAL, "xlat_system_barre_migrate: NULL %s",
+                          !alloc ? "alloc" : "d");
     xlat_barre_migration mig;
     int rc = xlat_barre_alloc_migrate(alloc, d, vpn, to, &mig);
     if (rc != XLAT_OK)

@@ -39,10 +39,10 @@ static int check_config(xlat_ctx *ctx, const xlat_tlb_config *c)
 {
     const char *n = c->name ? c->name : "tlb";
     if (!repl_ops(c->repl))
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: unknown replacement policy %d", n,
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: unknown replacement policy (repl) %d", n,
                           (int)c->repl);
     if ((unsigned)c->index > XLAT_TLB_INDEX_HASH)
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: unknown index %d", n, (int)c->index);
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: unknown index policy (index) %d", n, (int)c->index);
     if (c->mshrs == 0 || c->ports == 0)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "tlb %s: mshrs (%u) and ports (%u) must be >= 1",
                           n, c->mshrs, c->ports);

@@ -244,7 +244,10 @@ int xlat_tlb_set_next(xlat_tlb *t, const xlat_target *next)
 {
     if (!t)
         return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_tlb_set_next: NULL tlb");
-    int rc = xlat__tlb_timed_ensure(t);
+    /* Checked before the timed unit is built: a refused target changes nothing. */
+    int rc = xlat__target_check(t->ctx, next, "xlat_tlb_set_next");
+    if (rc == XLAT_OK)
+        rc = xlat__tlb_timed_ensure(t);
     if (rc != XLAT_OK)
         return rc;
     return xlat__target_hold(t->ctx, &t->timed->next, next, "xlat_tlb_set_next");

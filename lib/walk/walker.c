@@ -120,8 +120,11 @@ static int check_config(xlat_ctx *ctx, const xlat_walker_config *c)
     if (!c->pt)
         return xlat__fail(ctx, XLAT_ERR_INVAL, "walker %s: no page table (cfg.pt)", n);
     if (!sched_ops(c->sched))
-        return xlat__fail(ctx, XLAT_ERR_INVAL, "walker %s: unknown scheduler %d", n,
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "walker %s: unknown scheduler (sched) %d", n,
                           (int)c->sched);
+    if ((unsigned)c->assign > XLAT_ASSIGN_INTERLEAVED)
+        return xlat__fail(ctx, XLAT_ERR_INVAL, "walker %s: unknown walker assignment (assign) %d",
+                          n, (int)c->assign);
     if (!xlat__is_pow2(c->line_bytes) || c->line_bytes < 8 || c->line_bytes > 4096)
         return xlat__fail(ctx, XLAT_ERR_INVAL,
                           "walker %s: line_bytes %u is not a power of two in 8..4096", n,

@@ -89,7 +89,8 @@ int xlat_walker_buffered_info(const xlat_walker *p, size_t index, xlat_walk_info
                               size_t out_size)
 {
     if (!p || !out)
-        return XLAT_ERR_INVAL;
+        return xlat__fail(p ? p->unit.ctx : NULL, XLAT_ERR_INVAL,
+                          "xlat_walker_buffered_info: NULL %s", p ? "out" : "pool");
     const struct walk_req *r = p->pending_head;
     while (r && index--)
         r = r->pnext;
@@ -105,8 +106,13 @@ int xlat_walker_buffered_info(const xlat_walker *p, size_t index, xlat_walk_info
 int xlat_walker_service_info(const xlat_walker *p, uint32_t w, xlat_walk_info *out,
                              size_t out_size)
 {
-    if (!p || !out || w >= p->cfg.walkers)
-        return XLAT_ERR_INVAL;
+    if (!p || !out)
+        return xlat__fail(p ? p->unit.ctx : NULL, XLAT_ERR_INVAL,
+                          "xlat_walker_service_info: NULL %s", p ? "out" : "pool");
+    if (w >= p->cfg.walkers)
+        return xlat__fail(p->unit.ctx, XLAT_ERR_INVAL,
+                          "xlat_walker_service_info: no walker %u (walkers: %u)", w,
+                          p->cfg.walkers);
     const struct walker *u = &p->walker[w];
     if (!u->r)
         return XLAT_ERR_NOT_FOUND;
@@ -129,8 +135,13 @@ void xlat_walker_stats_get(const xlat_walker *p, xlat_walker_stats *out, size_t 
 int xlat_walker_tenant_stats_get(const xlat_walker *p, uint32_t tenant,
                                  xlat_walker_tenant_stats *out, size_t out_size)
 {
-    if (!p || !out || tenant >= p->cfg.tenants)
-        return XLAT_ERR_INVAL;
+    if (!p || !out)
+        return xlat__fail(p ? p->unit.ctx : NULL, XLAT_ERR_INVAL,
+                          "xlat_walker_tenant_stats_get: NULL %s", p ? "out" : "pool");
+    if (tenant >= p->cfg.tenants)
+        return xlat__fail(p->unit.ctx, XLAT_ERR_INVAL,
+                          "xlat_walker_tenant_stats_get: no tenant %u (tenants: %u)", tenant,
+                          p->cfg.tenants);
     xlat_walker_tenant_stats st = p->tenant[tenant].st;
     st.queued = p->tenant[tenant].queued;
     xlat__copy_out(out, out_size, &st, sizeof(st));
