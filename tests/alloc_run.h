@@ -38,10 +38,6 @@ typedef struct ar_run {
     bool only;     /* fail the k-th allocation only, not every one after */
     bool in_call;  /* the scenario is inside a unit's translate */
     bool running;  /* between ar_run_begin() and ar_run_end() */
-    /* A unit documented to allocate while requests run (a hand-wired
-     * link): an answer may then be XLAT_ERR_NOMEM, once memory failed. */
-    bool nomem_answers;
-    uint64_t nomem_answered;
     char mark[256]; /* ar_mark()'s message */
     size_t attempts; /* allocations tried when the run phase began */
     uint64_t sent, taken, answered;

@@ -37,12 +37,6 @@ static void ar_done(void *user, const xlat_resp *resp)
              r->k, (unsigned long long)resp->id);
     r->answers[resp->id]++;
     r->answered++;
-    if (r->nomem_answers && resp->status == XLAT_ERR_NOMEM) {
-        AR_CHECK(r->ca.failed > 0, "%s, k=%ld: request %llu answered NOMEM with memory to spare",
-                 r->name, r->k, (unsigned long long)resp->id);
-        r->nomem_answered++;
-        return;
-    }
     if (r->pfn[resp->id] == AR_FAULT) {
         AR_CHECK(resp->status != XLAT_OK, "%s, k=%ld: request %llu for an unmapped page "
                  "answered frame 0x%llx", r->name, r->k, (unsigned long long)resp->id,

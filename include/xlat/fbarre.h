@@ -240,7 +240,9 @@ XLAT_API int xlat_fbarre_attach_l2(xlat_fbarre *fb, xlat_tlb *l2);
 
 /**
  * @brief Set the ATS path (copied): where requests go that the package
- *        cannot translate. The unit holds the unit it names.
+ *        cannot translate. The unit holds the unit it names; one that
+ *        grows with its load (an ::xlat_link) makes room here for
+ *        `max_outstanding` requests.
  * @param fb the unit.
  * @param next the target (NULL: none; such requests are answered
  *        ::XLAT_ERR_NOT_FOUND).
@@ -248,6 +250,8 @@ XLAT_API int xlat_fbarre_attach_l2(xlat_fbarre *fb, xlat_tlb *l2);
  * @retval XLAT_ERR_INVAL NULL `fb`, or a target without `translate` or with
  *         a `struct_size` below ::XLAT_TARGET_SIZE_V0
  * @retval XLAT_ERR_NOT_FOUND the target names a destroyed unit
+ * @retval XLAT_ERR_NOMEM the target's unit could not make room; nothing
+ *         changed
  */
 XLAT_API int xlat_fbarre_set_next(xlat_fbarre *fb, const xlat_target *next);
 
@@ -265,6 +269,8 @@ XLAT_API int xlat_fbarre_set_next(xlat_fbarre *fb, const xlat_target *next);
  * @retval XLAT_ERR_INVAL NULL `fb`, `peer` out of range or this chiplet, a
  *         bad target
  * @retval XLAT_ERR_NOT_FOUND the target names a destroyed unit
+ * @retval XLAT_ERR_NOMEM the path's unit could not make room (as
+ *         xlat_fbarre_set_next()); nothing changed
  */
 XLAT_API int xlat_fbarre_set_peer(xlat_fbarre *fb, uint32_t peer, const xlat_target *path,
                                   xlat_fbarre_msg_fn deliver, void *deliver_user);

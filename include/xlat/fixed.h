@@ -138,10 +138,11 @@ XLAT_API int xlat_fixed_destroy(xlat_fixed *fixed);
  * `latency` cycles with the resolver's status (or ::XLAT_ERR_INVAL if the
  * resolver gave a page_shift outside 12..63).
  *
- * With `max_outstanding` 0 (unbounded) the request pool grows by itself:
- * below a unit with many requests in flight that may happen inside
- * xlat_tick(), where a unit that forwarded an accepted request answers it
- * ::XLAT_ERR_NOMEM if the growth fails. A bounded responder never grows.
+ * With `max_outstanding` 0 (unbounded) the request pool grows by itself.
+ * A unit that takes the responder as its next level (xlat_tlb_set_next(),
+ * ...) makes it grow then, to what that unit can send at once, so that it
+ * never grows inside xlat_tick(); only a host's own code that sends more
+ * makes it grow here. A bounded responder never grows.
  * @param fixed the responder.
  * @param req the request (copied).
  * @param done called once with the answer.

@@ -330,7 +330,9 @@ XLAT_API int xlat_gmmu_destroy(xlat_gmmu *gmmu);
  * @brief Set the path to the IOMMU (copied). The host or the system builder
  *        puts the link latency in it (e.g. an ::xlat_link before the IOMMU).
  *        The GMMU holds the unit it names (xlat_target::unit_id), as
- *        xlat_tlb_set_next() does.
+ *        xlat_tlb_set_next() does, and a next level that grows with its load
+ *        (an ::xlat_link) makes room here for the GMMU's
+ *        `max_outstanding` requests.
  * @param gmmu the GMMU.
  * @param iommu the target; NULL removes it (see the group's notes).
  * @retval XLAT_OK
@@ -341,6 +343,8 @@ XLAT_API int xlat_gmmu_destroy(xlat_gmmu *gmmu);
  *         fields this one does not know.
  * @retval XLAT_ERR_NOT_FOUND the target names a unit (`unit_id`) that was
  *         destroyed; nothing changed.
+ * @retval XLAT_ERR_NOMEM the target's unit could not make room; nothing
+ *         changed.
  */
 XLAT_API int xlat_gmmu_set_iommu(xlat_gmmu *gmmu, const xlat_target *iommu);
 

@@ -142,12 +142,12 @@ XLAT_API int xlat_link_set_next(xlat_link *link, const xlat_target *next);
  * target refuses it with any other code, the request is answered with that
  * code as its status, `latency_back` cycles later.
  *
- * The link starts with 64 request records and grows by itself beyond that:
- * below a unit with more than 64 requests in flight, that growth may
- * happen inside xlat_tick(), where a unit that forwarded an accepted
- * request answers it ::XLAT_ERR_NOMEM if the growth fails.
- * xlat_system_create() and xlat_fbarre_mesh_create() reserve their links'
- * records for what the units above them can send, so theirs never grow.
+ * The link starts with 64 request records and grows by itself beyond that.
+ * A unit that takes the link as its next level (xlat_tlb_set_next(),
+ * xlat_gmmu_set_iommu(), xlat_fbarre_set_next(), xlat_fbarre_set_peer())
+ * makes it grow then, to what that unit can send at once, so that it
+ * never grows inside xlat_tick(). Only a host's own code that sends more
+ * than that makes it grow here (::XLAT_ERR_NOMEM if that fails).
  * @param link the link.
  * @param req the request (copied).
  * @param done called once with the answer.

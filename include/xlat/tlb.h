@@ -382,7 +382,9 @@ XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *
  * timed unit (ports, MSHRs, the hits in flight, request records) and
  * reserves on the context the events it can have pending at once
  * (xlat_tlb_config::hits_in_flight + mshrs), so that nothing it does inside
- * xlat_tick() / xlat_advance() allocates.
+ * xlat_tick() / xlat_advance() allocates. A next level that grows with
+ * its load (an ::xlat_link, an unbounded ::xlat_fixed) makes room here for
+ * the misses the TLB's MSHRs can send at once, for the same reason.
  * @param tlb the TLB.
  * @param next the next level, or NULL for none.
  * @retval XLAT_OK
@@ -393,7 +395,8 @@ XLAT_API int xlat_tlb_evict_unlisten(xlat_tlb *tlb, xlat_tlb_evict_fn fn, void *
  *         fields this one does not know.
  * @retval XLAT_ERR_NOT_FOUND the target names a unit (`unit_id`) that was
  *         destroyed; nothing changed.
- * @retval XLAT_ERR_NOMEM the timed unit could not be allocated; nothing changed.
+ * @retval XLAT_ERR_NOMEM the timed unit could not be allocated, or the next
+ *         level could not make room; the TLB keeps its previous next level.
  */
 XLAT_API int xlat_tlb_set_next(xlat_tlb *tlb, const xlat_target *next);
 

@@ -102,9 +102,9 @@ static void fbarre_free(struct xlat_fbarre *fb)
     xlat_ctx *ctx = fb->unit.ctx;
     xlat__reg_remove(ctx, &fb->reg);
     (void)xlat_fbarre_attach_l2(fb, NULL);
-    xlat__target_release(ctx, &fb->next);
+    xlat__target_release(ctx, &fb->next, fb->cfg.max_outstanding);
     for (uint32_t g = 0; g < XLAT_FBARRE_MAX_CHIPLETS; g++) {
-        xlat__target_release(ctx, &fb->peer[g].path);
+        xlat__target_release(ctx, &fb->peer[g].path, fb->cfg.max_outstanding);
         (void)xlat_cuckoo_destroy(fb->filter[g]);
     }
     (void)xlat_pec_buffer_destroy(fb->pec);
@@ -197,7 +197,9 @@ int xlat_fbarre_set_next(xlat_fbarre *fb, const xlat_target *next)
 {
     if (!fb)
         return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_fbarre_set_next: NULL fbarre");
-    return xlat__target_hold(fb->unit.ctx, &fb->next, next, "xlat_fbarre_set_next");
+    /* every record may be forwarded at once, to the next level or a peer */
+    return xlat__target_hold(fb->unit.ctx, &fb->next, next, fb->cfg.max_outstanding,
+                             "xlat_fbarre_set_next");
 }
 
 int xlat_fbarre_set_peer(xlat_fbarre *fb, uint32_t peer, const xlat_target *path,
@@ -206,7 +208,8 @@ int xlat_fbarre_set_peer(xlat_fbarre *fb, uint32_t peer, const xlat_target *path
     if (!fb || peer >= fb->cfg.chiplets || peer == fb->cfg.chiplet)
         return xlat__fail(fb ? fb->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_fbarre_set_peer: %s",
                           !fb ? "NULL fbarre" : "peer is not another chiplet of the package");
-    int rc = xlat__target_hold(fb->unit.ctx, &fb->peer[peer].path, path, "xlat_fbarre_set_peer");
+    int rc = xlat__target_hold(fb->unit.ctx, &fb->peer[peer].path, path, fb->cfg.max_outstanding,
+                               "xlat_fbarre_set_peer");
     if (rc != XLAT_OK)
         return rc;
     fb->peer[peer].deliver = deliver;
@@ -316,4 +319,4 @@ static void latency(const void *fb, xlat_latency_hist *out)
 }
 
 static const struct xlat__reg_ops reg_ops = {"fbarre", stats_foreach, stats_reset, destroy,
-                                             latency};
+                                             latency, NULL};

@@ -163,4 +163,4 @@ int xlat_fbarre_mesh_shootdown(xlat_fbarre_mesh *m)
 /* The context's teardown takes every unit, the L2s that hold ours too. */
 static void destroy(void *m) { mesh_free(m); }
 
-static const struct xlat__reg_ops reg_ops = {"fbarre_mesh", NULL, NULL, destroy, NULL};
+static const struct xlat__reg_ops reg_ops = {"fbarre_mesh", NULL, NULL, destroy, NULL, NULL};

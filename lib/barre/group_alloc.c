@@ -177,4 +177,4 @@ static void stats_reset(void *a) { memset(&((xlat_barre_alloc *)a)->st, 0, sizeo
 static void destroy(void *a) { (void)xlat_barre_alloc_destroy(a); }
 
 static const struct xlat__reg_ops reg_ops = {"barre_alloc", stats_foreach, stats_reset, destroy,
-                                             NULL};
+                                             NULL, NULL};

@@ -206,4 +206,4 @@ static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
 static void stats_reset(void *p) { memset(&((xlat_pec_buffer *)p)->st, 0, sizeof(xlat_pec_buffer_stats)); }
 static void destroy(void *p) { (void)xlat_pec_buffer_destroy(p); }
 
-static const struct xlat__reg_ops reg_ops = {"pec", stats_foreach, stats_reset, destroy, NULL};
+static const struct xlat__reg_ops reg_ops = {"pec", stats_foreach, stats_reset, destroy, NULL, NULL};

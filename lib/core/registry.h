@@ -39,6 +39,12 @@ struct xlat__reg_ops {
     /* Fills `out` with the unit's latency histogram, listed after its
      * counters; NULL: the unit answers no requests and has none. */
     void (*latency)(const void *handle, xlat_latency_hist *out);
+    /* Makes room, now, for `in_flight` requests at once: what the units
+     * holding it as their next level may send together (target.c), so
+     * that it never grows inside tick, where a failed growth would answer
+     * a request another unit had accepted. XLAT_ERR_NOMEM with a message;
+     * NULL: the unit's room is fixed at create (it refuses beyond it). */
+    int (*reserve)(void *handle, size_t in_flight);
 };
 
 struct xlat__reg {
@@ -49,6 +55,7 @@ struct xlat__reg {
     uint32_t id;
     const struct xlat__reg *owner;   /* the unit that destroys this one, or NULL */
     uint32_t held;                   /* units whose next level this is (target.h) */
+    uint32_t in_flight;              /* the most those units may send at once (saturating) */
 };
 
 /* A fresh unit id: never 0 (the host's), never reused while ctx lives. */

@@ -108,8 +108,24 @@ int xlat__target_check(xlat_ctx *ctx, const xlat_target *next, const char *who)
     return next ? target_check(ctx, &copy, next, who) : XLAT_OK;
 }
 
+/* `r` gets a holder that may send `in_flight` at once: room first (its
+ * units already held keep theirs), then the hold. */
+static int hold_with_room(struct xlat__reg *r, size_t in_flight)
+{
+    uint64_t sum = (uint64_t)r->in_flight + in_flight;
+    uint32_t total = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+    if (r->ops->reserve && in_flight) {
+        int rc = r->ops->reserve(r->handle, total);
+        if (rc != XLAT_OK)
+            return rc;
+    }
+    r->in_flight = total;
+    r->held++;
+    return XLAT_OK;
+}
+
 int xlat__target_hold(xlat_ctx *ctx, xlat_target *held, const xlat_target *next,
-                      const char *who)
+                      size_t in_flight, const char *who)
 {
     xlat_target copy = XLAT_TARGET_INIT; /* NULL next: no target */
     if (next) {
@@ -117,16 +133,19 @@ int xlat__target_hold(xlat_ctx *ctx, xlat_target *held, const xlat_target *next,
         if (rc != XLAT_OK)
             return rc;
         struct xlat__reg *r = held_unit(ctx, &copy);
-        if (r)
-            r->held++;
+        if (r && (rc = hold_with_room(r, in_flight)) != XLAT_OK)
+            return rc;
     }
-    xlat__target_release(ctx, held);
+    xlat__target_release(ctx, held, in_flight);
     *held = copy;
     return XLAT_OK;
 }
 
-void xlat__target_release(xlat_ctx *ctx, xlat_target *held)
+void xlat__target_release(xlat_ctx *ctx, xlat_target *held, size_t in_flight)
 {
+    struct xlat__reg *r = held_unit(ctx, held);
+    if (r) /* what it reserved stays: a pool never shrinks */
+        r->in_flight -= in_flight < r->in_flight ? (uint32_t)in_flight : r->in_flight;
     xlat__release_id(ctx, held->unit_id);
     held->unit_id = 0;
     held->translate = NULL;

@@ -35,14 +35,18 @@ int xlat__target_get(xlat_ctx *ctx, xlat_target *out, const xlat_target *mine, c
 
 /* Makes `next` (a host's sized target; NULL: none) the target in `held`:
  * checks its size, translate and unit, holds its unit, and releases the
- * one `held` had. On failure `held` is unchanged. */
+ * one `held` had. The holder may send `in_flight` requests at once (0: no
+ * bound of its own); a unit below that grows (a link, an unbounded fixed
+ * responder) makes room for them now (xlat__reg_ops::reserve). On failure
+ * `held` is unchanged. */
 int xlat__target_hold(xlat_ctx *ctx, xlat_target *held, const xlat_target *next,
-                      const char *who);
+                      size_t in_flight, const char *who);
 /* What xlat__target_hold() checks of `next` (NULL passes), holding nothing:
  * for a unit that must build something before it can hold a target. */
 int xlat__target_check(xlat_ctx *ctx, const xlat_target *next, const char *who);
-/* Lets go of the unit `held` holds (if it still lives); `held` is empty after. */
-void xlat__target_release(xlat_ctx *ctx, xlat_target *held);
+/* Lets go of the unit `held` holds (if it still lives), for the
+ * `in_flight` it was held with; `held` is empty after. */
+void xlat__target_release(xlat_ctx *ctx, xlat_target *held, size_t in_flight);
 
 /* A unit's hold on an object it was configured with (a walker's page
  * table): returns the object's unit id, to give back to xlat__release_id()

@@ -139,7 +139,7 @@ static int alloc_filter(xlat_ctx *ctx, const xlat_cuckoo_config *c, size_t words
 static void destroy(void *cf) { (void)xlat_cuckoo_destroy(cf); }
 
 /* A filter counts nothing: it is registered to be named and torn down. */
-static const struct xlat__reg_ops reg_ops = {"cuckoo", NULL, NULL, destroy, NULL};
+static const struct xlat__reg_ops reg_ops = {"cuckoo", NULL, NULL, destroy, NULL, NULL};
 
 int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo **out)
 {

@@ -212,5 +212,18 @@ static void latency(const void *f, xlat_latency_hist *out)
     *out = ((const xlat_fixed *)f)->unit.latency;
 }
 
+/* Unbounded, its pool grows to what its holders may send at once; bounded,
+ * it refuses beyond max_outstanding and never grows. */
+static int reserve(void *fixed, size_t in_flight)
+{
+    xlat_fixed *f = fixed;
+    while (!f->cfg.max_outstanding && f->unit.reqs.total < in_flight)
+        if (xlat__pool_grow(&f->unit.reqs) != XLAT_OK)
+            return xlat__fail(f->unit.ctx, XLAT_ERR_NOMEM,
+                              "fixed %s: out of memory for %zu requests in flight", f->unit.name,
+                              in_flight);
+    return XLAT_OK;
+}
+
 static const struct xlat__reg_ops reg_ops = {"fixed", stats_foreach, stats_reset, destroy,
-                                             latency};
+                                             latency, reserve};

@@ -86,21 +86,21 @@ static int woken_drain(void *gmmu, xlat_event_fn fn, void *user)
     return (fn == drain_gmmu || fn == drain_iommu) && user == gmmu;
 }
 
-static void gmmu_free(xlat_gmmu *g)
-{
-    xlat_ctx *ctx = g->u.ctx;
-    xlat__reg_remove(ctx, &g->reg);
-    xlat__target_release(ctx, &g->iommu);
-    xlat__release_id(ctx, g->held_walker);
-    xlat__cancel_events(ctx, woken_drain, g);
-    xlat__unit_fini(&g->u);
-    xlat__free(ctx, g, sizeof(*g));
-}
-
 /* The records the GMMU tracks at once: its admission bound. */
 static size_t record_bound(const xlat_gmmu_config *c)
 {
     return c->max_outstanding ? c->max_outstanding : XLAT_GMMU_DEFAULT_OUTSTANDING;
+}
+
+static void gmmu_free(xlat_gmmu *g)
+{
+    xlat_ctx *ctx = g->u.ctx;
+    xlat__reg_remove(ctx, &g->reg);
+    xlat__target_release(ctx, &g->iommu, record_bound(&g->cfg));
+    xlat__release_id(ctx, g->held_walker);
+    xlat__cancel_events(ctx, woken_drain, g);
+    xlat__unit_fini(&g->u);
+    xlat__free(ctx, g, sizeof(*g));
 }
 
 /*
@@ -169,7 +169,8 @@ int xlat_gmmu_set_iommu(xlat_gmmu *g, const xlat_target *iommu)
 {
     if (!g)
         return xlat__fail(NULL, XLAT_ERR_INVAL, "xlat_gmmu_set_iommu: NULL gmmu");
-    return xlat__target_hold(g->u.ctx, &g->iommu, iommu, "xlat_gmmu_set_iommu");
+    return xlat__target_hold(g->u.ctx, &g->iommu, iommu, record_bound(&g->cfg),
+                             "xlat_gmmu_set_iommu");
 }
 
 /* ---- room for refused senders ---------------------------------------------- */

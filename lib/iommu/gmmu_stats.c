@@ -52,4 +52,4 @@ static void latency(const void *g, xlat_latency_hist *out)
 }
 
 const struct xlat__reg_ops xlat__gmmu_reg_ops = {"gmmu", stats_foreach, stats_reset, destroy,
-                                                 latency};
+                                                 latency, NULL};

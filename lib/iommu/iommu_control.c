@@ -154,4 +154,4 @@ static void latency(const void *m, xlat_latency_hist *out)
 }
 
 const struct xlat__reg_ops xlat__iommu_reg_ops = {"iommu", stats_foreach, stats_reset, destroy,
-                                                  latency};
+                                                  latency, NULL};

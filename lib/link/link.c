@@ -98,7 +98,7 @@ int xlat_link_destroy(xlat_link *l)
     if (rc != XLAT_OK)
         return rc;
     xlat__reg_remove(ctx, &l->reg);
-    xlat__target_release(ctx, &l->next);
+    xlat__target_release(ctx, &l->next, 0);
     xlat__unit_fini(&l->unit);
     xlat__free(ctx, l, sizeof(*l));
     return XLAT_OK;
@@ -109,7 +109,8 @@ int xlat_link_set_next(xlat_link *l, const xlat_target *next)
     if (!l || !next)
         return xlat__fail(l ? l->unit.ctx : NULL, XLAT_ERR_INVAL, "xlat_link_set_next: NULL %s",
                           l ? "next" : "link");
-    return xlat__target_hold(l->unit.ctx, &l->next, next, "xlat_link_set_next");
+    /* 0: a link has no bound of its own on what it sends */
+    return xlat__target_hold(l->unit.ctx, &l->next, next, 0, "xlat_link_set_next");
 }
 
 static void arrived(void *user, const xlat_resp *resp)
@@ -260,5 +261,7 @@ static void latency(const void *l, xlat_latency_hist *out)
     *out = ((const xlat_link *)l)->unit.latency;
 }
 
+static int reserve(void *l, size_t in_flight) { return xlat__link_reserve(l, in_flight); }
+
 static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy,
-                                             latency};
+                                             latency, reserve};

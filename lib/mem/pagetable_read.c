@@ -239,4 +239,4 @@ static void stats_foreach(const void *pt, const struct xlat__stats_sink *sink)
 static void destroy(void *pt) { (void)xlat_pagetable_destroy(pt); }
 
 const struct xlat__reg_ops xlat__pagetable_reg_ops = {"pagetable", stats_foreach, NULL, destroy,
-                                                      NULL};
+                                                      NULL, NULL};

@@ -297,7 +297,7 @@ static int physmem_build(xlat_physmem *m, const xlat_physmem_config *c)
 static void destroy(void *m) { (void)xlat_physmem_destroy(m); }
 
 /* Physical memory counts nothing: it is registered to be named and torn down. */
-static const struct xlat__reg_ops reg_ops = {"physmem", NULL, NULL, destroy, NULL};
+static const struct xlat__reg_ops reg_ops = {"physmem", NULL, NULL, destroy, NULL, NULL};
 
 int xlat_physmem_create(xlat_ctx *ctx, const xlat_physmem_config *cfg, xlat_physmem **out)
 {

@@ -360,4 +360,4 @@ static void stats_foreach(const void *p, const struct xlat__stats_sink *sink)
 static void stats_reset(void *p) { xlat_pwc_stats_reset(p); }
 static void destroy(void *p) { (void)xlat_pwc_destroy(p); }
 
-static const struct xlat__reg_ops reg_ops = {"pwc", stats_foreach, stats_reset, destroy, NULL};
+static const struct xlat__reg_ops reg_ops = {"pwc", stats_foreach, stats_reset, destroy, NULL, NULL};

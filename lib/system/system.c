@@ -629,4 +629,4 @@ static void destroy(void *handle)
 static void latency(const void *s, xlat_latency_hist *out) { ring_latency(s, out); }
 
 static const struct xlat__reg_ops reg_ops = {"system", stats_foreach, stats_reset, destroy,
-                                             latency};
+                                             latency, NULL};

@@ -93,4 +93,4 @@ static void destroy(void *t) { (void)xlat_tlb_destroy(t); }
 static void latency(const void *t, xlat_latency_hist *out) { xlat__tlb_latency(t, out); }
 
 const struct xlat__reg_ops xlat__tlb_reg_ops = {"tlb", stats_foreach, stats_reset, destroy,
-                                                latency};
+                                                latency, NULL};

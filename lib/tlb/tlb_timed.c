@@ -221,7 +221,7 @@ void xlat__tlb_timed_release(xlat_tlb *t)
     if (!tm)
         return;
     xlat__tlb_unobserve(t, invalidated, tm);
-    xlat__target_release(t->ctx, &tm->next);
+    xlat__target_release(t->ctx, &tm->next, t->cfg.mshrs);
     if (tm->unit.name) /* initialised (a failed init released itself) */
         xlat__unit_fini(&tm->unit); /* cancels its pending events */
     xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * (sizeof(*tm->mshr) + sizeof(*tm->key)));
@@ -250,7 +250,8 @@ int xlat_tlb_set_next(xlat_tlb *t, const xlat_target *next)
         rc = xlat__tlb_timed_ensure(t);
     if (rc != XLAT_OK)
         return rc;
-    return xlat__target_hold(t->ctx, &t->timed->next, next, "xlat_tlb_set_next");
+    /* each MSHR forwards one miss at a time */
+    return xlat__target_hold(t->ctx, &t->timed->next, next, t->cfg.mshrs, "xlat_tlb_set_next");
 }
 
 void xlat__tlb_latency(const xlat_tlb *t, xlat_latency_hist *out)

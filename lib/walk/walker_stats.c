@@ -225,4 +225,4 @@ static void latency(const void *p, xlat_latency_hist *out)
 }
 
 const struct xlat__reg_ops xlat__walker_reg_ops = {"walker", stats_foreach, stats_reset, destroy,
-                                                   latency};
+                                                   latency, NULL};
