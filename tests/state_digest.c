@@ -45,7 +45,13 @@ static uint64_t sd_entry(uint64_t h, const xlat_tlb_entry *e)
     copy.pfn = e->pfn;
     copy.page_shift = e->page_shift;
     copy.perm = e->perm;
-    copy.meta = e->meta;
+    /* field by field: a struct copy would carry the padding, whose bytes
+     * the library leaves unset */
+    copy.meta.object_id = e->meta.object_id;
+    copy.meta.home_gpu = e->meta.home_gpu;
+    copy.meta.coal_info = e->meta.coal_info;
+    copy.meta.spill_credit = e->meta.spill_credit;
+    copy.meta.spilled = e->meta.spilled;
     return sd_bytes(h, &copy, sizeof(copy));
 }
 
