@@ -8,10 +8,11 @@
  * invalidations and fault resolutions over 4 PASIDs of 64 pages each.
  *
  * What is checked: every accepted request is answered exactly once, never
- * inside the xlat_walker_translate() that took it (nor any callback); a
- * refusal is XLAT_ERR_AGAIN with the buffer full; at quiescence every
- * tenant is accepted again and an FCFS pool takes exactly its room in one
- * cycle; the counters agree with the host's.
+ * inside the xlat_walker_translate() that took it, only inside the host's
+ * tick/advance, mem_done or fault_resume; a refusal is XLAT_ERR_AGAIN
+ * with the buffer full; at quiescence every tenant is accepted again and an
+ * FCFS pool takes exactly its room (buffer plus walkers) in one cycle; the
+ * counters agree with the host's.
  *
  * The answer: the walker reads each entry when its read completes, so a
  * page remapped while its request is in flight is answered with one of
