@@ -167,6 +167,13 @@ int xlat_barre_alloc_unmap(xlat_barre_alloc *a, const xlat_pec_entry *d, xlat_pe
     if (!a || !d || d->end_vpn < d->start_vpn)
         return xlat__fail(a ? a->ctx : NULL, XLAT_ERR_INVAL, "xlat_barre_alloc_unmap: %s",
                           !a ? "NULL allocator" : !d ? "NULL object" : "end_vpn below start_vpn");
+    /* No object the allocator made goes beyond the table's addresses; a
+     * range that does would be looked up page by page up to 2^64 times. */
+    unsigned vbits = va_bits(a->pt) - PAGE_SHIFT;
+    if (d->end_vpn >> vbits)
+        return xlat__fail(a->ctx, XLAT_ERR_INVAL,
+                          "xlat_barre_alloc_unmap: end_vpn 0x%llx beyond %u-bit virtual addresses",
+                          (unsigned long long)d->end_vpn, vbits + PAGE_SHIFT);
     int n = 0;
     for (uint64_t v = d->start_vpn; v <= d->end_vpn && v >= d->start_vpn; v++) {
         xlat_tlb_entry e;
