@@ -43,11 +43,38 @@ START_TEST(unmap_up_to_the_last_page_still_unmaps)
 }
 END_TEST
 
+/* xlat_barre_alloc_migrate() moved a real page of an entry whose range
+ * reached beyond the addresses, and then regrouped over that range: it now
+ * refuses the entry as one the allocator could not have made, moving
+ * nothing. */
+START_TEST(migrate_with_a_range_beyond_the_address_width_is_refused)
+{
+    ba_fixture f;
+    ba_setup(&f, 2, 16, 1, false, NULL);
+    xlat_barre_object o;
+    xlat_barre_object_init(&o);
+    o.pasid = 1;
+    o.pages = 2;
+    xlat_pec_entry d;
+    ck_assert_int_eq(xlat_barre_alloc_map(f.a, &o, NULL, &d), XLAT_OK);
+    xlat_tlb_entry before, after;
+    ck_assert_int_eq(xlat_pagetable_lookup(f.pt, 1, d.start_vpn << 12, &before), XLAT_OK);
+    xlat_pec_entry bad = d;
+    bad.end_vpn = UINT64_MAX - 1;
+    ck_assert_int_eq(xlat_barre_alloc_migrate(f.a, &bad, d.start_vpn, 1, NULL), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(f.ctx), "cannot have made"));
+    ck_assert_int_eq(xlat_pagetable_lookup(f.pt, 1, d.start_vpn << 12, &after), XLAT_OK);
+    ck_assert_uint_eq(after.pfn, before.pfn);
+    ba_teardown(&f);
+}
+END_TEST
+
 Suite *fuzz_barre_found_suite(void)
 {
     Suite *s = suite_create("fuzz_barre_found");
     TCase *tc = test_case(s, "barre_alloc_unmap");
     tcase_add_test(tc, unmap_beyond_the_address_width_is_refused);
     tcase_add_test(tc, unmap_up_to_the_last_page_still_unmaps);
+    tcase_add_test(tc, migrate_with_a_range_beyond_the_address_width_is_refused);
     return s;
 }

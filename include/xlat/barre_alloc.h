@@ -243,8 +243,9 @@ XLAT_API int xlat_barre_alloc_map(xlat_barre_alloc *a, const xlat_barre_object *
  * @param d the object's PEC entry (from xlat_barre_alloc_map()).
  * @param pec a PEC buffer holding it, or NULL.
  * @return the number of pages unmapped (pages of the range not mapped any
- *         more are skipped), or ::XLAT_ERR_INVAL for a NULL argument or an
- *         empty range.
+ *         more are skipped), or ::XLAT_ERR_INVAL for a NULL argument, an
+ *         empty range, or a range reaching beyond the page table's virtual
+ *         addresses.
  */
 XLAT_API int xlat_barre_alloc_unmap(xlat_barre_alloc *a, const xlat_pec_entry *d,
                                     xlat_pec_buffer *pec);
@@ -265,7 +266,8 @@ XLAT_API int xlat_barre_alloc_unmap(xlat_barre_alloc *a, const xlat_pec_entry *d
  *        entry stays right.
  * @retval XLAT_OK
  * @retval XLAT_ERR_INVAL a NULL `a` or `d`, `vpn` outside `d`, `to` not a
- *         chiplet, a `d` the allocator could not have made
+ *         chiplet, a `d` the allocator could not have made (its range
+ *         reaching beyond the page table's virtual addresses included)
  * @retval XLAT_ERR_NOT_FOUND `vpn` is not mapped
  * @retval XLAT_ERR_FULL chiplet `to` has no free frame
  */

@@ -63,6 +63,10 @@ uint8_t xlat__chiplet_bit(const xlat_barre_alloc *a, uint32_t c);
  * fewer than two chiplets, which no calculation may use. */
 uint16_t xlat__group_bits(const xlat_barre_alloc *a, const xlat_coal_info *ci);
 
+/* Whether page `vpn` lies within the virtual addresses of the allocator's
+ * page table: no object it made goes beyond them. */
+bool xlat__barre_vpn_in_table(const xlat_barre_alloc *a, uint64_t vpn);
+
 /* Finds and takes the frames of every page of `g` into `plan` (§IV-G, §V-B). */
 int xlat__group_plan(xlat_barre_alloc *a, const struct group_geom *g, struct page_plan *plan);
 /* Frees every frame `plan` took. */

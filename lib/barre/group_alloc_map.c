@@ -17,6 +17,11 @@ static unsigned va_bits(const xlat_pagetable *pt)
     return shift + (shift - xlat_pagetable_level_shift(pt, top - 1));
 }
 
+bool xlat__barre_vpn_in_table(const xlat_barre_alloc *a, uint64_t vpn)
+{
+    return (vpn >> (va_bits(a->pt) - PAGE_SHIFT)) == 0;
+}
+
 static uint32_t gran_of(const xlat_barre_object *o, uint32_t positions)
 {
     if (o->placement == XLAT_BARRE_ROUND_ROBIN)

@@ -23,7 +23,8 @@ static int check_entry(xlat_barre_alloc *a, const xlat_pec_entry *d, uint64_t vp
 {
     uint8_t seen = 0;
     bool ok = d->interlv_gran > 0 && d->positions >= 1 && d->positions <= a->chiplets &&
-              vpn >= d->start_vpn && vpn <= d->end_vpn && to < a->chiplets;
+              vpn >= d->start_vpn && vpn <= d->end_vpn && to < a->chiplets &&
+              xlat__barre_vpn_in_table(a, d->end_vpn); /* regroup walks the range */
     for (uint32_t k = 0; ok && k < d->positions; k++) {
         ok = d->gpu_map[k] < a->chiplets && !(seen >> d->gpu_map[k] & 1);
         seen |= (uint8_t)(1u << (d->gpu_map[k] & 7));
