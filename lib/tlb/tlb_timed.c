@@ -82,6 +82,7 @@ struct tlb_timed {
     xlat_target next;
     uint64_t port_cycle;
     uint32_t port_used;
+    uint32_t hit_tail;        /* the ring's next free slot (in port_used's padding) */
     struct tlb_hit *hit;      /* ring of hit_limit slots, oldest at hit_head */
     uint32_t hit_head, hits, hit_limit;
     uint32_t stale;           /* stale hits out of the ring, not answered yet */
@@ -437,7 +438,8 @@ static inline void answer_oldest_hit(xlat_tlb *t, struct tlb_timed *tm, uint64_t
     xlat_done_fn done = h->done;
     void *user = h->user;
     pop_hit(tm);
-    hit_slot_freed(t);
+    if (tm->hit_refused) /* hit_slot_freed(), from the `tm` at hand */
+        hit_slot_freed(t);
     if (r.status != XLAT_OK)
         t->stats.faults++;
     if (r.issued != *seen) {
@@ -492,8 +494,8 @@ static inline void queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_re
     uint64_t now = t->ctx->now;
     uint64_t due = xlat__unit_due(&tm->unit, t->cfg.latency);
     bool opens = due != tm->batch_cycle;
-    uint64_t slot = (uint64_t)tm->hit_head + tm->hits;
-    struct tlb_hit *h = &tm->hit[slot >= tm->hit_limit ? slot - tm->hit_limit : slot];
+    struct tlb_hit *h = &tm->hit[tm->hit_tail];
+    tm->hit_tail = tm->hit_tail + 1 == tm->hit_limit ? 0 : tm->hit_tail + 1;
     h->req = *req;
     h->done = done;
     h->user = user;
