@@ -114,9 +114,20 @@ static inline struct tlb_way *xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t 
                                                     uint32_t pasid, uint64_t vpn, uint8_t shift)
 {
     struct tlb_way *w = t->way + (size_t)set * t->ways, *end = w + t->ways;
-    /* Unrolled, by pointer: a wide set (a fully associative TLB) spends its
-     * scan on the compares, not on the loop's own count and branch. */
-#pragma GCC unroll 4
+    /* Four ways a step while four remain: a wide set (a fully associative
+     * TLB) spends its scan on one compare of the vpn a way, not on the
+     * loop's own count and branch after each (gcc's unrolling of the plain
+     * loop still tests the end after every way). */
+    for (; end - w >= 4; w += 4) {
+        if (w[0].vpn == vpn && w[0].page_shift == shift && w[0].pasid == pasid)
+            return w;
+        if (w[1].vpn == vpn && w[1].page_shift == shift && w[1].pasid == pasid)
+            return w + 1;
+        if (w[2].vpn == vpn && w[2].page_shift == shift && w[2].pasid == pasid)
+            return w + 2;
+        if (w[3].vpn == vpn && w[3].page_shift == shift && w[3].pasid == pasid)
+            return w + 3;
+    }
     for (; w != end; w++)
         if (w->vpn == vpn && w->page_shift == shift && w->pasid == pasid)
             return w;
@@ -147,7 +158,8 @@ xlat__tlb_find(xlat_tlb *t, uint32_t pasid, uint64_t vaddr, int touch)
     for (uint64_t m = t->shift_mask; m; m &= m - 1) {
         uint8_t shift = (uint8_t)__builtin_ctzll(m);
         uint64_t vpn = vaddr >> shift;
-        uint32_t set = xlat__tlb_set_of(t, vpn);
+        /* One set (a fully associative TLB): no index to compute. */
+        uint32_t set = t->set_mask ? xlat__tlb_set_of(t, vpn) : 0;
         struct tlb_way *w = xlat__tlb_find_in_set(t, set, pasid, vpn, shift);
         if (w) {
             if (touch)

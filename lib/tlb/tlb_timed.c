@@ -27,6 +27,8 @@
 #include "unit.h"
 #include "unit_target.h"
 
+_Static_assert(XLAT_ACCESS_ATOMIC == 3, "hit_resp() masks an access with 3");
+
 #define MSHR_PAGE_SHIFT 12 /* misses are merged per smallest page */
 #define INVAL_RING 16      /* invalidations a fill can check against */
 
@@ -82,6 +84,7 @@ struct tlb_timed {
     xlat_target next;
     uint64_t port_cycle;
     uint32_t port_used;
+    uint32_t hit_tail;        /* the ring's next free slot (in port_used's padding) */
     struct tlb_hit *hit;      /* ring of hit_limit slots, oldest at hit_head */
     uint32_t hit_head, hits, hit_limit;
     uint32_t stale;           /* stale hits out of the ring, not answered yet */
@@ -292,7 +295,11 @@ static void hit_resp(xlat_resp *r, const struct tlb_hit *h, uint32_t resolver)
     r->id = h->req.id;
     r->vaddr = h->req.vaddr;
     r->pasid = h->req.pasid;
-    xlat__resp_frame(r, w->pfn, w->page_shift, w->perm, h->req.vaddr, h->req.access);
+    /* The access was checked at acceptance (at most XLAT_ACCESS_ATOMIC, 3):
+     * the mask tells the compiler, which then looks its permission up
+     * without a bound check. */
+    xlat__resp_frame(r, w->pfn, w->page_shift, w->perm, h->req.vaddr,
+                     (xlat_access)(h->req.access & 3));
     r->meta = xlat__tlb_way_meta(w);
     r->issued = h->issued;
     r->completed = 0; /* send_answer's */
@@ -422,60 +429,89 @@ static void stale_hit(xlat_tlb *t, const struct tlb_hit *h)
     wait_for_mshr(t, p);
 }
 
-/* Answers the oldest hit; its slot is free before the callback runs. */
-static void answer_oldest_hit(xlat_tlb *t)
+/* Answers the oldest hit, accepted since the latest invalidation, at
+ * `now`; its slot is free before the callback runs. send_answer()'s work,
+ * inline: this is every hit's answer. The hits of a batch were accepted in
+ * the same cycle (but for a scaled clock), so *bucket, the latency bucket
+ * of the hits accepted at *seen, is computed once a batch. */
+static inline void answer_oldest_hit(xlat_tlb *t, struct tlb_timed *tm, uint64_t now,
+                                     uint64_t *seen, uint32_t *bucket)
 {
-    struct tlb_timed *tm = t->timed;
     const struct tlb_hit *h = &tm->hit[tm->hit_head];
-    if (h->inval_seq != tm->inval_seq) {
-        struct tlb_hit stale = *h;
-        stale_hit(t, &stale);
-        return;
-    }
     xlat_resp r;
     hit_resp(&r, h, t->reg.id);
+    r.completed = now;
     xlat_done_fn done = h->done;
     void *user = h->user;
     pop_hit(tm);
-    hit_slot_freed(t);
-    send_answer(t, done, user, &r);
+    if (tm->hit_refused) /* hit_slot_freed(), from the `tm` at hand */
+        hit_slot_freed(t);
+    if (r.status != XLAT_OK)
+        t->stats.faults++;
+    if (r.issued != *seen) {
+        *seen = r.issued;
+        *bucket = xlat__latency_bucket(now - r.issued);
+    }
+    tm->unit.latency.bucket[*bucket]++; /* xlat__unit_answered() */
+    done(user, &r);
 }
 
 /* The event of one batch: answers its hits, oldest first. Hits accepted
  * from now on (by the callbacks, at latency 0) form a new batch with an
- * event of its own, after every event already due this cycle. */
+ * event of its own, after every event already due this cycle. Time does
+ * not move while it runs (no advance inside an event). */
 static void drain_hits(void *arg)
 {
     struct tlb_timed *tm = arg;
+    xlat_tlb *t = tm->tlb;
+    uint64_t now = t->ctx->now, seen = XLAT_NEVER;
+    uint32_t bucket = 0;
     uint64_t batch = tm->hit[tm->hit_head].batch;
-    if (tm->batch_cycle == tm->tlb->ctx->now)
+    if (tm->batch_cycle == now)
         tm->batch_cycle = XLAT_NEVER;
-    while (tm->hits && tm->hit[tm->hit_head].batch == batch)
-        answer_oldest_hit(tm->tlb);
+    while (tm->hits) {
+        const struct tlb_hit *h = &tm->hit[tm->hit_head];
+        if (h->batch != batch)
+            break;
+        if (__builtin_expect(h->inval_seq != tm->inval_seq, 0)) {
+            struct tlb_hit stale = *h;
+            stale_hit(t, &stale);
+        } else {
+            answer_oldest_hit(t, tm, now, &seen, &bucket);
+        }
+    }
+}
+
+/* Opens a batch for the hit just queued, due at `due`: its event. Out of
+ * line, so that the hit path keeps nothing live across a call. */
+static __attribute__((noinline)) void open_batch(struct tlb_timed *tm, uint64_t due)
+{
+    tm->batch++;
+    tm->batch_cycle = due;
+    xlat__unit_post_at(&tm->unit, due, drain_hits, tm);
 }
 
 /* Puts a hit of `req` on way `w` at the end of the ring, in the open batch
  * of its cycle or in a new one with its own event. */
-static void queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
-                      xlat_done_fn done, void *user)
+static inline void queue_hit(xlat_tlb *t, const struct tlb_way *w, const xlat_req *req,
+                             xlat_done_fn done, void *user)
 {
     struct tlb_timed *tm = t->timed;
+    uint64_t now = t->ctx->now;
     uint64_t due = xlat__unit_due(&tm->unit, t->cfg.latency);
-    if (due != tm->batch_cycle) {
-        xlat__unit_post_at(&tm->unit, due, drain_hits, tm);
-        tm->batch++;
-        tm->batch_cycle = due;
-    }
-    uint64_t slot = (uint64_t)tm->hit_head + tm->hits;
-    struct tlb_hit *h = &tm->hit[slot >= tm->hit_limit ? slot - tm->hit_limit : slot];
+    bool opens = due != tm->batch_cycle;
+    struct tlb_hit *h = &tm->hit[tm->hit_tail];
+    tm->hit_tail = tm->hit_tail + 1 == tm->hit_limit ? 0 : tm->hit_tail + 1;
     h->req = *req;
     h->done = done;
     h->user = user;
-    h->issued = t->ctx->now;
+    h->issued = now;
     h->inval_seq = tm->inval_seq;
-    h->batch = tm->batch;
+    h->batch = tm->batch + opens;
     h->way = *w;
     tm->hits++;
+    if (opens)
+        open_batch(tm, due);
 }
 
 static int refuse(xlat_tlb *t, const char *why)
@@ -484,16 +520,21 @@ static int refuse(xlat_tlb *t, const char *why)
     return xlat__busy(t->ctx, "tlb", t->name, why); /* as xlat__unit_busy, one call less */
 }
 
-static int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req, xlat_done_fn done,
-                      void *user)
+/* The hit path: nothing after the batch's event is posted, so that it
+ * keeps nothing live across a call. */
+static inline int accept_hit(xlat_tlb *t, struct tlb_way *w, const xlat_req *req,
+                             xlat_done_fn done, void *user)
 {
-    if (t->timed->hits + t->timed->stale == t->timed->hit_limit) {
-        t->timed->hit_refused = true;
+    struct tlb_timed *tm = t->timed;
+    if (tm->hits + tm->stale == tm->hit_limit) {
+        tm->hit_refused = true;
         return refuse(t, "every hit slot is in flight");
     }
-    queue_hit(t, w, req, done, user);
     xlat__tlb_touch(t, w); /* only once the hit is accepted */
     t->stats.hits++;
+    t->stats.accesses++;
+    tm->port_used++;
+    queue_hit(t, w, req, done, user);
     return XLAT_OK;
 }
 
@@ -696,7 +737,9 @@ static const char *join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay)
     return full;
 }
 
-static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+/* Out of line: the hit path does not pay for the miss path's registers. */
+static __attribute__((noinline)) int accept_miss(xlat_tlb *t, const xlat_req *req,
+                                                 xlat_done_fn done, void *user)
 {
     /* Decided before a record is taken: a refusal (routine when the MSHRs
      * are full) touches no record. */
@@ -715,6 +758,8 @@ static int accept_miss(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void
     p->stale = false;
     join(t, p, m, free_one, t->cfg.latency);
     t->stats.misses++;
+    t->stats.accesses++;
+    t->timed->port_used++;
     return XLAT_OK;
 }
 
@@ -740,12 +785,8 @@ int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void
     if (tm->port_used >= t->cfg.ports)
         return refuse(t, "every port is used this cycle");
     struct tlb_way *w = xlat__tlb_find(t, req->pasid, req->vaddr, 0);
-    int rc = w ? accept_hit(t, w, req, done, user) : accept_miss(t, req, done, user);
-    if (rc == XLAT_OK) {
-        tm->port_used++;
-        t->stats.accesses++;
-    }
-    return rc;
+    /* Each counts the access and the port when it accepts. */
+    return w ? accept_hit(t, w, req, done, user) : accept_miss(t, req, done, user);
 }
 
 static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
