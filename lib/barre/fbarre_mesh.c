@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "fbarre_unit.h"
-#include "../link/link_reserve.h"
 
 struct xlat_fbarre_mesh {
     xlat_ctx *ctx;
@@ -56,8 +55,6 @@ static int connect(struct xlat_fbarre_mesh *m, uint32_t i, uint32_t j, uint32_t 
     lc.latency = lc.latency_back = latency;
     xlat_target far = XLAT_TARGET_INIT, near = XLAT_TARGET_INIT;
     int rc = xlat_link_create(m->ctx, &lc, &m->link[i][j]);
-    if (rc == XLAT_OK)
-        rc = xlat__link_reserve(m->link[i][j], m->fb[i]->cfg.max_outstanding);
     if (rc == XLAT_OK)
         rc = xlat_fbarre_get_peer_target(m->fb[j], &far);
     if (rc == XLAT_OK)

@@ -49,6 +49,14 @@ int xlat__pool_init_fixed(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, s
 
 int xlat__pool_grow(struct xlat_pool *p) { return add_chunk(p, p->total); }
 
+int xlat__pool_reserve(struct xlat_pool *p, size_t n)
+{
+    while (p->total < n)
+        if (xlat__pool_grow(p) != XLAT_OK)
+            return XLAT_ERR_NOMEM;
+    return XLAT_OK;
+}
+
 void *xlat__pool_get(struct xlat_pool *p)
 {
     void *obj = xlat__pool_take(p);

@@ -30,6 +30,9 @@ int xlat__pool_init(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t 
 int xlat__pool_init_fixed(struct xlat_pool *p, xlat_ctx *ctx, size_t obj_size, size_t count);
 /* Adds a chunk as large as the pool (pool.c); XLAT_ERR_NOMEM on failure. */
 int xlat__pool_grow(struct xlat_pool *p);
+/* Grows the pool (doubling) until it holds at least `n` objects, so that a
+ * unit never grows it inside tick; XLAT_ERR_NOMEM (keeping what it had). */
+int xlat__pool_reserve(struct xlat_pool *p, size_t n);
 
 /* An object whose bytes are left as they were (the caller sets every field
  * it reads), or NULL when the pool is fixed and full or could not grow.

@@ -217,11 +217,10 @@ static void latency(const void *f, xlat_latency_hist *out)
 static int reserve(void *fixed, size_t in_flight)
 {
     xlat_fixed *f = fixed;
-    while (!f->cfg.max_outstanding && f->unit.reqs.total < in_flight)
-        if (xlat__pool_grow(&f->unit.reqs) != XLAT_OK)
-            return xlat__fail(f->unit.ctx, XLAT_ERR_NOMEM,
-                              "fixed %s: out of memory for %zu requests in flight", f->unit.name,
-                              in_flight);
+    if (!f->cfg.max_outstanding && xlat__pool_reserve(&f->unit.reqs, in_flight) != XLAT_OK)
+        return xlat__fail(f->unit.ctx, XLAT_ERR_NOMEM,
+                          "fixed %s: out of memory for %zu requests in flight", f->unit.name,
+                          in_flight);
     return XLAT_OK;
 }
 

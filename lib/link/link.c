@@ -3,7 +3,6 @@
  * each, whatever the traffic), and requests the far side refuses wait in
  * order in the link, behind one retry, so the link's events are bounded by
  * three however many requests it carries. */
-#include "link_reserve.h"
 
 #include "delay.h"
 #include "registry.h"
@@ -77,15 +76,6 @@ int xlat_link_create(xlat_ctx *ctx, const xlat_link_config *cfg, xlat_link **out
     xlat__delay_init(&l->back, &l->unit, c.latency_back, came_back);
     xlat__reg_add(ctx, &l->reg, &reg_ops, l, l->unit.name, l->unit.id);
     *out = l;
-    return XLAT_OK;
-}
-
-int xlat__link_reserve(xlat_link *l, size_t n)
-{
-    while (l->unit.reqs.total < n)
-        if (xlat__pool_grow(&l->unit.reqs) != XLAT_OK)
-            return xlat__fail(l->unit.ctx, XLAT_ERR_NOMEM,
-                              "link %s: out of memory for %zu requests in flight", l->unit.name, n);
     return XLAT_OK;
 }
 
@@ -261,7 +251,18 @@ static void latency(const void *l, xlat_latency_hist *out)
     *out = ((const xlat_link *)l)->unit.latency;
 }
 
-static int reserve(void *l, size_t in_flight) { return xlat__link_reserve(l, in_flight); }
+/* Records for `in_flight` requests at once, what the units holding the link
+ * as their next level may send (xlat__reg_ops::reserve): the pool grows
+ * here, at wiring, never inside tick. */
+static int reserve(void *link, size_t in_flight)
+{
+    xlat_link *l = link;
+    if (xlat__pool_reserve(&l->unit.reqs, in_flight) != XLAT_OK)
+        return xlat__fail(l->unit.ctx, XLAT_ERR_NOMEM,
+                          "link %s: out of memory for %zu requests in flight", l->unit.name,
+                          in_flight);
+    return XLAT_OK;
+}
 
 static const struct xlat__reg_ops reg_ops = {"link", stats_foreach, stats_reset, destroy,
                                              latency, reserve};

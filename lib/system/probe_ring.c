@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "system_internal.h"
+#include "unit_target.h"
 #include "../tlb/tlb_id.h"
 
 struct ring_req {
@@ -126,7 +127,14 @@ int xlat__ring_create(struct xlat_system *s, uint32_t gpu, const xlat_target *be
     }
     stop->sys = s;
     stop->gpu = gpu;
-    stop->below = *below;
+    stop->below = (xlat_target)XLAT_TARGET_INIT;
+    /* Held as a next level: a link below makes room for the L2's misses. */
+    rc = xlat__target_hold(s->ctx, &stop->below, below, s->tmpl.l2.mshrs, "system");
+    if (rc != XLAT_OK) {
+        xlat__unit_fini(&stop->unit);
+        xlat__free(s->ctx, stop, sizeof(*stop));
+        return rc;
+    }
     xlat__delay_init(&stop->probes, &stop->unit, s->cfg.probe_latency, probed);
     s->ring[gpu] = stop;
     /* Unit id 0: a stop is the system's part, not a unit of the registry. */
@@ -139,6 +147,7 @@ void xlat__ring_destroy(struct xlat_system *s, uint32_t gpu)
     struct ring_stop *stop = s->ring[gpu];
     if (!stop)
         return;
+    xlat__target_release(s->ctx, &stop->below, s->tmpl.l2.mshrs);
     xlat__unit_fini(&stop->unit);
     xlat__free(s->ctx, stop, sizeof(*stop));
     s->ring[gpu] = NULL;

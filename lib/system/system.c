@@ -6,7 +6,6 @@
 
 #include "system_internal.h"
 #include "unit_target.h"
-#include "../link/link_reserve.h"
 
 void xlat_system_config_init_sized(xlat_system_config *out, size_t size)
 {
@@ -55,22 +54,9 @@ static int make_tlb(struct xlat_system *s, const xlat_tlb_config *tmpl, const ch
                                            xlat_ctx_errmsg(s->ctx));
 }
 
-/* Requests the unit right above a GPU's link can have in flight at once:
- * its GMMU's records, else the L2's MSHRs (a probing-ring stop has as
- * many), else F-Barre's records. */
-static size_t link_senders(const struct xlat_system *s)
-{
-    if (s->cfg.gmmu)
-        return s->tmpl.gmmu.max_outstanding ? s->tmpl.gmmu.max_outstanding
-                                            : XLAT_GMMU_DEFAULT_OUTSTANDING;
-    if (s->cfg.fbarre && !s->cfg.probe_ring)
-        return s->tmpl.fbarre.max_outstanding;
-    return s->tmpl.l2.mshrs;
-}
-
-/* GPU g's link to the IOMMU, holding a record for everything the unit above
- * it may send: the L2 forwards its misses from inside tick, where nothing
- * may fail for want of memory. */
+/* GPU g's link to the IOMMU. The unit above it (L2, ring stop, GMMU or
+ * F-Barre) makes it hold a record for everything it may send when it takes
+ * the link as its next level (xlat__target_hold). */
 static int make_link(struct xlat_system *s, uint32_t g)
 {
     char name[32];
@@ -83,8 +69,6 @@ static int make_link(struct xlat_system *s, uint32_t g)
     int rc = xlat_iommu_get_target(s->iommu, &to_iommu);
     if (rc == XLAT_OK)
         rc = xlat_link_create(s->ctx, &lc, &s->link[g]);
-    if (rc == XLAT_OK)
-        rc = xlat__link_reserve(s->link[g], link_senders(s));
     return rc == XLAT_OK ? xlat_link_set_next(s->link[g], &to_iommu) : rc;
 }
 
