@@ -185,6 +185,13 @@ $(OUT)/$(SONAME): $(SHARED)
 $(OUT)/libxlat.so: $(OUT)/$(SONAME)
 	ln -sf $(SONAME) $@
 
+# ---- threads: examples/threads.c (doc/threads.md) runs contexts in
+# parallel pthreads and serially and fails when they differ; make check runs
+# it with every example (tests/check_examples.c), and .ci/stage-threads
+# builds it and the library under ThreadSanitizer in build/tsan.
+$(BUILD)/examples/threads: LDFLAGS += -pthread
+# ---- end threads
+
 $(BUILD)/examples/%: examples/%.c $(STATIC) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $< -o $@ $(STATIC) $(LDFLAGS)
