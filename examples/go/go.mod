@@ -1,0 +1,3 @@
+module libxlat.example/l1l2
+
+go 1.19
