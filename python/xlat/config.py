@@ -2,13 +2,16 @@
 xlat_<obj>_config_init_sized() with this binding's struct size, set by
 attribute or keyword, refusing names the struct does not have."""
 
+import cffi
+
 from ._ffi import ffi, lib
 
 
 class Config:
     """One `xlat_<kind>_config`, filled with the library's defaults.
 
-    `Config("tlb", entries=64, ways=4)`; `cfg.latency = 10`. A field that
+    `Config("tlb", entries=64, ways=4)`; `cfg.latency = 10`; an enum field
+    also takes its constant's name (`repl="XLAT_REPL_FIFO"`). A field that
     points somewhere takes a str (for `const char *`), another Config, a
     unit (its handle), a list (an array the field points to) or None; the
     Config keeps what it was given alive as long as itself.
@@ -19,7 +22,7 @@ class Config:
         init = init or "xlat_%s_config_init_sized" % kind
         try:
             ctype = ffi.typeof(struct)
-        except ffi.error:
+        except cffi.CDefError:
             raise ValueError("xlat: no config struct %s" % struct) from None
         ptr = ffi.new(struct + " *")
         getattr(lib, init)(ptr, ffi.sizeof(ctype))
@@ -46,6 +49,8 @@ class Config:
                                  % (self._struct, name, ", ".join(self._fields)))
         if field.type.kind == "pointer":
             value = self._pointer(name, field.type, value)
+        elif isinstance(value, str):  # an enum constant by name: "XLAT_INCL_LEAST"
+            value = _enum_value(self._struct, name, value)
         try:
             setattr(self._ptr, name, value)
         except (TypeError, OverflowError) as e:
@@ -89,6 +94,13 @@ class Config:
             if field.type.kind in ("primitive", "enum"):
                 shown.append("%s=%r" % (name, getattr(self._ptr, name)))
         return "Config(%s: %s)" % (self._struct, ", ".join(shown))
+
+
+def _enum_value(struct, field, name):
+    value = getattr(lib, name, None)
+    if not isinstance(value, int):
+        raise ValueError("%s.%s: %r is not an XLAT_ constant" % (struct, field, name))
+    return value
 
 
 def struct_to_dict(value):
