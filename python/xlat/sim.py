@@ -5,13 +5,17 @@ import os
 import shutil
 import subprocess
 
-from . import _paths
+from . import _paths  # noqa: F401 (tests read sim._paths.SIM)
 
 
 def find_sim(path=None):
     """`path`, else XLAT_SIM, else the xlat-sim built or installed beside
     this libxlat, else the one on PATH."""
-    for candidate in (path, os.environ.get("XLAT_SIM"), _paths.SIM):
+    if path is not None:
+        if not os.access(path, os.X_OK):
+            raise FileNotFoundError("xlat: no executable xlat-sim at %s" % path)
+        return path
+    for candidate in (os.environ.get("XLAT_SIM"), _paths.SIM):
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     found = shutil.which("xlat-sim")
