@@ -94,6 +94,9 @@ class Context:
                 break
         lib.xlat_ctx_destroy(self._ptr)
         self._ptr = ffi.NULL
+        # Requests still in flight died with their units: forget their callbacks.
+        for key in [k for k, (ctx, _) in _pending.items() if ctx is self]:
+            del _pending[key]
 
     def __enter__(self):
         return self

@@ -53,6 +53,7 @@ class ErrorTest(unittest.TestCase):
         l1.translate(0x1000)  # in flight when the context goes
         ctx.close()
         self.assertTrue(ctx.closed)
+        self.assertFalse([k for k, (c, _) in xlat.context._pending.items() if c is ctx])
         del ctx, l1, l2, walker  # the finalizer has nothing left to do
 
     def test_back_pressure_is_false(self):
