@@ -479,6 +479,71 @@ ifeq ($(DESTDIR),)
 	@$(run_ldconfig)
 endif
 
+# ---- Python module (python/, tests/python/, doc/python.md) ----------------
+# The xlat package over the shared library through cffi's ABI mode: built
+# into build/python/xlat when python3 is there, its declarations generated
+# from the headers by python/gen_cdef.py. Debian's /usr/bin/python3 by
+# default (PYTHON=... for another); tests need python3-cffi.
+PYTHON     ?= $(shell if [ -x /usr/bin/python3 ]; then echo /usr/bin/python3; else command -v python3; fi)
+PY_FOUND   := $(if $(PYTHON),$(shell $(PYTHON) -c '' 2>/dev/null && echo yes))
+PY_OUT     := $(BUILD)/python/xlat
+PY_SRCS    := $(sort $(wildcard python/xlat/*.py))
+PY_BUILT   := $(PY_SRCS:python/xlat/%=$(PY_OUT)/%) $(PY_OUT)/_cdef.py $(PY_OUT)/_paths.py
+# Where the package finds libxlat.so.0 and xlat-sim: the build tree here,
+# $(libdir) and $(bindir) once installed (XLAT_LIBRARY and XLAT_SIM override).
+define py_paths
+printf '"""Written by make: where libxlat and xlat-sim are."""\n\nLIBDIR = %s\nSONAME = %s\nSIM = %s\n' \
+    "'$(1)'" "'$(SONAME)'" "'$(2)'"
+endef
+
+.PHONY: python check-python install-python uninstall-python
+ifeq ($(PY_FOUND),yes)
+python: $(PY_BUILT)
+else
+python:
+	@echo "libxlat: the Python module not built: it needs python3"
+endif
+all: python
+check: check-python
+install: install-python
+uninstall: uninstall-python
+
+$(PY_OUT)/%.py: python/xlat/%.py
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(PY_OUT)/_cdef.py: python/gen_cdef.py $(HEADERS) include/xlat/experimental.h
+	@mkdir -p $(dir $@)
+	$(PYTHON) python/gen_cdef.py --cc $(CC) --include include -o $@
+
+$(PY_OUT)/_paths.py: Makefile
+	@mkdir -p $(dir $@)
+	$(call py_paths,$(CURDIR)/$(OUT),$(CURDIR)/$(SIM_BIN)) > $@
+
+check-python: python $(SHARED) $(OUT)/$(SONAME) $(SIM_ALL)
+	@if [ "$(PY_FOUND)" != yes ]; then echo "skipped: the Python tests need python3"; \
+	elif ! $(PYTHON) -c 'import cffi' 2>/dev/null; then \
+	    echo "skipped: the Python tests need cffi for $(PYTHON) (apt-get install -y python3-cffi)"; \
+	else PYTHONPATH=$(CURDIR)/$(BUILD)/python XLAT_SRCDIR=$(CURDIR) $(PYTHON) tests/python/run.py; fi
+
+# The package goes where $(PYTHON) looks for the prefix (python/site_dir.py);
+# PYTHONDIR=... chooses another folder.
+PY_DIR = $(or $(PYTHONDIR),$(shell $(PYTHON) python/site_dir.py '$(prefix)'))
+install-python: python
+	@if [ "$(PY_FOUND)" = yes ]; then \
+	    d='$(DESTDIR)$(PY_DIR)/xlat'; echo "install build/python/xlat -> $$d"; \
+	    rm -rf "$$d" && install -d "$$d" && install -m 644 $(filter-out %/_paths.py,$(PY_BUILT)) "$$d/" && \
+	    $(call py_paths,$(libdir),$(bindir)/xlat-sim) > "$$d/_paths.py"; fi
+
+# The folders above the package go too when empty, but never those of a
+# live /usr or /usr/local (Debian's python3 made them).
+uninstall-python:
+	@if [ "$(PY_FOUND)" = yes ]; then \
+	    d='$(DESTDIR)$(PY_DIR)'; echo "rm -rf $$d/xlat"; rm -rf "$$d/xlat"; \
+	    case '$(DESTDIR)|$(prefix)' in '|/usr'|'|/usr/local') ;; \
+	    *) rmdir "$$d" 2>/dev/null && rmdir "$$(dirname "$$d")" 2>/dev/null || true;; esac; fi
+# ---- end of the Python module ------------------------------------------------
+
 clean:
 	rm -rf build doc/html doc/man doc/Doxyfile libxlat.pc \
 	    lib/libxlat.a lib/libxlat.so lib/libxlat.so.*
