@@ -112,8 +112,8 @@ static int run_sweep(const sweep_args *a, const sweep_spec *spec, sweep_exec *x)
             x->jobs, names[e], x->dir);
     int status = e == SWEEP_PARALLEL ? sweep_exec_parallel(x) : sweep_exec_pool(x);
     if (status != 0) {
-        fprintf(stderr, "xlat-sim sweep: not merged (xlat-sim sweep %s --out %s --merge merges "
-                        "what there is)\n", spec->path, x->dir);
+        fprintf(stderr, "xlat-sim sweep: not merged: run the failed ones again (xlat-sim sweep "
+                        "%s --out %s --run-index I), then --merge\n", spec->path, x->dir);
         return status;
     }
     return sweep_merge(spec, x->dir);
