@@ -325,6 +325,21 @@ START_TEST(a_missing_run_fails_the_merge)
 }
 END_TEST
 
+/* A plot's y is checked against the merged columns: the CSV is written,
+ * the plot is refused. */
+START_TEST(a_plot_of_no_metric_fails_the_merge)
+{
+    static char out[8192];
+    make_dir();
+    write_file("py.ini", "[sweep]\npresets = least-tlb\nrequests = 500\n[knobs]\n"
+                         "l2.entries = 256 512\n[plot p]\nx = l2.entries\ny = cycels\n");
+    ck_assert_int_eq(sim("sweep py.ini --out o --executor serial", out, sizeof(out)), 1);
+    ck_assert_ptr_nonnull(strstr(out, "[plot p] y = cycels is not a metric of sweep.csv"));
+    ck_assert(exists("o/sweep.csv") && !exists("o/p.dat"));
+    remove_dir();
+}
+END_TEST
+
 START_TEST(slurm_executor_writes_the_array_and_the_merge)
 {
     static char out[8192];
@@ -359,6 +374,7 @@ Suite *sim_sweep_suite(void)
                         (int)(sizeof(bad_lines) / sizeof(bad_lines[0])));
     tcase_add_test(tc, a_failing_run_is_named_and_fails_the_sweep);
     tcase_add_test(tc, a_missing_run_fails_the_merge);
+    tcase_add_test(tc, a_plot_of_no_metric_fails_the_merge);
     tcase_add_test(tc, slurm_executor_writes_the_array_and_the_merge);
     return s;
 }
