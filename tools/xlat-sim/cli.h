@@ -14,7 +14,7 @@
 
 typedef enum sim_action {
     SIM_RUN, SIM_COMPARE, SIM_CONVERT, SIM_LIST_PRESETS, SIM_LIST_WORKLOADS, SIM_LIST_KNOBS,
-    SIM_HELP, SIM_VERSION
+    SIM_HELP, SIM_VERSION, SIM_SWEEP
 } sim_action;
 
 typedef struct sim_cli {

@@ -1,6 +1,7 @@
 /*
  * xlat-sim's command line: run one configuration, compare several on the
- * same workload, convert a trace, or list what there is. Exit status: 0
+ * same workload, sweep a grid of them (sweep*.c), convert a trace, or list
+ * what there is. Exit status: 0
  * done, 1 the run failed, 2 a bad command line, configuration or input
  * (reported before anything is simulated).
  */
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sweep.h"
 
 static const char usage_text[] =
     "usage: xlat-sim [--preset NAME | --config FILE.ini] [--set section.key=value]...\n"
@@ -18,6 +20,8 @@ static const char usage_text[] =
     "                [--seed S] [--mode timed|functional] [--json FILE] [--csv FILE]\n"
     "                [--log-requests FILE] [--quiet]\n"
     "       xlat-sim compare --preset A --preset B ... [same options]\n"
+    "       xlat-sim sweep SPEC --out DIR [--jobs N] [--executor serial|pool|parallel|slurm]\n"
+    "                [--submit] [--run-index I | --merge]\n"
     "       xlat-sim convert IN OUT\n"
     "       xlat-sim --list-presets | --list-workloads | --list-knobs | --help | --version\n";
 
@@ -40,6 +44,12 @@ static const char help_text[] =
     "  --csv FILE             append one CSV row per run (the header when FILE is new)\n"
     "  --log-requests FILE    one line per request: seq gpu cu pasid vaddr outcome latency paddr\n"
     "  --quiet                no summary on stdout, no progress on stderr\n"
+    "  --out DIR              sweep: the folder of the runs, sweep.csv and the plots\n"
+    "  --jobs N               sweep: runs at once (default: the online cores)\n"
+    "  --executor E           sweep: serial, pool, parallel (GNU parallel) or slurm\n"
+    "  --submit               sweep --executor slurm: sbatch the array and the merge\n"
+    "  --run-index I          sweep: run point I of the grid alone (what executors start)\n"
+    "  --merge                sweep: merge the runs' JSON into sweep.csv, draw the plots\n"
     "  --list-presets         the presets, with the paper and section of each\n"
     "  --list-workloads       the workload generators and their parameters\n"
     "  --list-knobs           every configuration knob with its range\n"
@@ -112,6 +122,10 @@ static int parse_option(sim_cli *cli, int opt, const char *arg)
 static int parse(sim_cli *cli, int argc, char **argv)
 {
     int first = 1;
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0) {
+        cli->action = SIM_SWEEP;
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "compare") == 0) {
         cli->action = SIM_COMPARE;
         first = 2;
@@ -164,6 +178,7 @@ int main(int argc, char **argv)
     case SIM_LIST_KNOBS: return sim_cli_list_knobs(stdout);
     case SIM_CONVERT: return sim_cli_convert(&cli);
     case SIM_COMPARE: return sim_cli_compare(&cli);
+    case SIM_SWEEP: return sweep_main(argc - 1, argv + 1);
     case SIM_RUN: break;
     }
     return sim_cli_run(&cli);
