@@ -36,9 +36,8 @@ static inline void prefetch_block(const struct xlat_event_block *b)
 
 static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
 {
-    struct xlat_event_block **free = b->cap == XLAT_EVENT_SMALL ? &w->free_blocks : &w->free_big;
-    b->next = *free;
-    *free = b;
+    b->next = w->free_blocks[b->big];
+    w->free_blocks[b->big] = b;
 }
 
 /* The blocks of [*at, end), never used, of `cap` entries, go to the free
@@ -48,7 +47,8 @@ static void free_carve(struct xlat_wheel *w, char **at, char *end, uint32_t cap)
     size_t bytes = cap == XLAT_EVENT_SMALL ? SMALL_BYTES : BIG_BYTES;
     for (; *at != end; *at += bytes) {
         struct xlat_event_block *b = (struct xlat_event_block *)*at;
-        b->cap = cap;
+        b->cap = (uint16_t)cap;
+        b->big = cap == XLAT_EVENT_BIG;
         free_block(w, b);
     }
 }
@@ -86,7 +86,7 @@ static int add_blocks(xlat_ctx *ctx, size_t small, size_t big)
 static struct xlat_event_block *take_block(struct xlat_wheel *w, uint32_t cap)
 {
     int small = cap == XLAT_EVENT_SMALL;
-    struct xlat_event_block **free = small ? &w->free_blocks : &w->free_big;
+    struct xlat_event_block **free = &w->free_blocks[!small];
     char **carve = small ? &w->carve_small : &w->carve_big;
     struct xlat_event_block *b = *free;
     if (b) {
@@ -94,7 +94,8 @@ static struct xlat_event_block *take_block(struct xlat_wheel *w, uint32_t cap)
     } else if (*carve != (small ? w->carve_small_end : w->carve_big_end)) {
         b = (struct xlat_event_block *)*carve;
         *carve += small ? SMALL_BYTES : BIG_BYTES;
-        b->cap = cap;
+        b->cap = (uint16_t)cap;
+        b->big = !small;
     }
     return b;
 }
@@ -170,7 +171,7 @@ void xlat__wheel_release(xlat_ctx *ctx)
     xlat__free(ctx, w->owners, (size_t)w->owner_places * sizeof(*w->owners));
     w->owners = NULL;
     w->owner_places = w->owner_used = w->owner_free = w->owner_count = 0;
-    w->free_blocks = w->free_big = NULL;
+    w->free_blocks[0] = w->free_blocks[1] = NULL;
     w->carve_small = w->carve_small_end = w->carve_big = w->carve_big_end = NULL;
     w->small_blocks = w->big_blocks = w->capacity = 0;
 }

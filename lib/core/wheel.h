@@ -68,7 +68,8 @@ struct xlat_event {
 struct xlat_event_block {
     struct xlat_event_block *next;
     uint32_t count; /* entries written */
-    uint32_t cap;   /* XLAT_EVENT_SMALL or XLAT_EVENT_BIG, fixed when carved */
+    uint16_t cap;   /* XLAT_EVENT_SMALL or XLAT_EVENT_BIG, fixed when carved */
+    uint16_t big;   /* 0 or 1: its free list (an index, not a test, where every event frees one) */
     struct xlat_event ev[] __attribute__((aligned(32)));
 };
 
@@ -111,8 +112,7 @@ struct xlat_wheel {
     uint32_t owner_count;  /* units holding a place, dead ones included */
     uint64_t occupied[XLAT_WHEEL_LEVELS];
     struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
-    struct xlat_event_block *free_blocks; /* small ones (what a list starts with) */
-    struct xlat_event_block *free_big;
+    struct xlat_event_block *free_blocks[2]; /* small (what a list starts with), big */
     /* Blocks of the newest chunk never used yet, small then big: taken in
      * address order after the free ones, so that a chunk's memory is
      * touched only as the events come (and its pages stay unmapped until
@@ -177,9 +177,9 @@ static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w,
 {
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
     struct xlat_event_block *b = slot->list.tail;
-    struct xlat_event_block *fresh = w->free_blocks;
+    struct xlat_event_block *fresh = w->free_blocks[0];
     if (!b && fresh) { /* an empty slot: most posts, when few events are pending */
-        w->free_blocks = fresh->next;
+        w->free_blocks[0] = fresh->next;
         fresh->next = NULL;
         fresh->count = 1;
         slot->list.head = slot->list.tail = fresh;
@@ -252,10 +252,10 @@ static inline struct xlat_event *xlat__wheel_quick_entry(struct xlat_wheel *w, u
     struct xlat_event_block *b = l->tail;
     if (b)
         return b->count < b->cap ? &b->ev[b->count++] : NULL;
-    b = w->free_blocks;
+    b = w->free_blocks[0];
     if (!b)
         return NULL;
-    w->free_blocks = b->next;
+    w->free_blocks[0] = b->next;
     b->next = NULL;
     b->count = 1;
     l->head = l->tail = b;
