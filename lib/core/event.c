@@ -7,13 +7,16 @@ int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
 void xlat__wheel_release(xlat_ctx *ctx);
 
 _Static_assert(sizeof(struct xlat_event) == 32, "an entry is half a cache line");
-_Static_assert(sizeof(struct xlat_event_block) == 256, "a block is four cache lines");
+#define SMALL_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_SMALL * sizeof(struct xlat_event))
+#define BIG_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_BIG * sizeof(struct xlat_event))
+_Static_assert(SMALL_BYTES == 256, "a small block is four cache lines");
+_Static_assert(BIG_BYTES == 4096, "a big block is a page");
 
-/* One allocation of blocks; its header takes the first block's room. */
+/* One allocation of blocks: this header, the small blocks, the big ones. */
 struct xlat_event_chunk {
     struct xlat_event_chunk *next;
     size_t bytes;
-};
+} __attribute__((aligned(64)));
 
 static void drop_ghosts(struct xlat_wheel *w);
 static int owners_grow(xlat_ctx *ctx);
@@ -33,52 +36,105 @@ static inline void prefetch_block(const struct xlat_event_block *b)
 
 static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
 {
-    b->next = w->free_blocks;
-    w->free_blocks = b;
+    b->next = w->free_blocks[b->big];
+    w->free_blocks[b->big] = b;
 }
 
-/* Adds `n` blocks in one chunk: the blocks already out stay where they
- * are. What is left of the previous chunk goes to the free list. The
- * chunk is not zeroed: a block is set up when a list takes it. */
-static int add_blocks(xlat_ctx *ctx, size_t n)
+/* The blocks of [*at, end), never used, of `cap` entries, go to the free
+ * lists. */
+static void free_carve(struct xlat_wheel *w, char **at, char *end, uint32_t cap)
+{
+    size_t bytes = cap == XLAT_EVENT_SMALL ? SMALL_BYTES : BIG_BYTES;
+    for (; *at != end; *at += bytes) {
+        struct xlat_event_block *b = (struct xlat_event_block *)*at;
+        b->cap = (uint16_t)cap;
+        b->big = cap == XLAT_EVENT_BIG;
+        free_block(w, b);
+    }
+}
+
+/* Adds `small` small and `big` big blocks in one chunk: the blocks already
+ * out stay where they are. What is left of the previous chunk goes to the
+ * free lists. The chunk is not zeroed: a block's size is written when it
+ * is carved, the rest when a list takes it. */
+static int add_blocks(xlat_ctx *ctx, size_t small, size_t big)
 {
     struct xlat_wheel *w = &ctx->wheel;
-    size_t bytes = (n + 1) * sizeof(struct xlat_event_block);
-    struct xlat_event_block *b = NULL;
-    if (n < SIZE_MAX / sizeof(*b) - 1)
-        b = ctx->alloc.alloc(ctx->alloc.user, bytes, 64);
-    if (!b)
+    char *c = NULL;
+    size_t bytes = 0;
+    if (small < SIZE_MAX / 2 / SMALL_BYTES && big < SIZE_MAX / 2 / BIG_BYTES - 1) {
+        bytes = sizeof(struct xlat_event_chunk) + small * SMALL_BYTES + big * BIG_BYTES;
+        c = ctx->alloc.alloc(ctx->alloc.user, bytes, 64);
+    }
+    if (!c)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (%zu bytes of events)", bytes);
-    struct xlat_event_chunk *chunk = (struct xlat_event_chunk *)b;
+    struct xlat_event_chunk *chunk = (struct xlat_event_chunk *)c;
     chunk->next = w->chunks;
     chunk->bytes = bytes;
     w->chunks = chunk;
-    while (w->carve != w->carve_end)
-        free_block(w, w->carve++);
-    w->carve = b + 1;
-    w->carve_end = b + 1 + n;
-    w->blocks += n;
+    free_carve(w, &w->carve_small, w->carve_small_end, XLAT_EVENT_SMALL);
+    free_carve(w, &w->carve_big, w->carve_big_end, XLAT_EVENT_BIG);
+    w->carve_small = c + sizeof(*chunk);
+    w->carve_small_end = w->carve_big = w->carve_small + small * SMALL_BYTES;
+    w->carve_big_end = w->carve_big + big * BIG_BYTES;
+    w->small_blocks += small;
+    w->big_blocks += big;
     return XLAT_OK;
+}
+
+/* A free block of `cap` entries, or NULL. */
+static struct xlat_event_block *take_block(struct xlat_wheel *w, uint32_t cap)
+{
+    int small = cap == XLAT_EVENT_SMALL;
+    struct xlat_event_block **free = &w->free_blocks[!small];
+    char **carve = small ? &w->carve_small : &w->carve_big;
+    struct xlat_event_block *b = *free;
+    if (b) {
+        *free = b->next;
+    } else if (*carve != (small ? w->carve_small_end : w->carve_big_end)) {
+        b = (struct xlat_event_block *)*carve;
+        *carve += small ? SMALL_BYTES : BIG_BYTES;
+        b->cap = (uint16_t)cap;
+        b->big = !small;
+    }
+    return b;
+}
+
+/* A list starts with XLAT_EVENT_SMALL_LIST small blocks, then goes on
+ * with big ones (wheel.h). */
+struct xlat_event *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_list *l)
+{
+    struct xlat_event_block *t = l->tail;
+    _Static_assert(XLAT_EVENT_SMALL_LIST == 2, "a list's head and the block after it");
+    int small = !t || t == l->head;
+    struct xlat_event_block *fresh = take_block(w, small ? XLAT_EVENT_SMALL : XLAT_EVENT_BIG);
+    if (!fresh)
+        return NULL;
+    fresh->next = NULL;
+    fresh->count = 1;
+    if (t)
+        t->next = fresh;
+    else
+        l->head = fresh;
+    l->tail = fresh;
+    return &fresh->ev[0];
 }
 
 struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
                                          uint64_t cycle)
 {
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
-    struct xlat_event_block *fresh = xlat__wheel_take_block(w);
-    if (!fresh)
+    int was_empty = !slot->list.tail; /* most often, in a sparse wheel */
+    struct xlat_event *e = xlat__list_extend(w, &slot->list);
+    if (!e)
         return NULL;
-    if (slot->list.tail) {
-        slot->list.tail->next = fresh;
-        if (cycle < slot->min_cycle)
-            slot->min_cycle = cycle;
-    } else { /* most often, in a sparse wheel */
-        slot->list.head = fresh;
+    if (was_empty) {
         slot->min_cycle = cycle;
         w->occupied[level] |= 1ull << digit;
+    } else if (cycle < slot->min_cycle) {
+        slot->min_cycle = cycle;
     }
-    slot->list.tail = fresh;
-    return &fresh->ev[0];
+    return e;
 }
 
 /* Grows the pool to hold at least `capacity` entries however they spread. */
@@ -87,12 +143,14 @@ int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity)
     struct xlat_wheel *w = &ctx->wheel;
     if (capacity <= w->capacity)
         return XLAT_OK;
-    size_t blocks = xlat__wheel_blocks_for(capacity);
+    size_t small = xlat__wheel_small_for(capacity), big = xlat__wheel_big_for(capacity);
+    small = small > w->small_blocks ? small - w->small_blocks : 0;
+    big = big > w->big_blocks ? big - w->big_blocks : 0;
     int rc = w->owners ? XLAT_OK : owners_grow(ctx);
     if (rc != XLAT_OK)
         rc = xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (the event owner table)");
-    else if (blocks > w->blocks)
-        rc = add_blocks(ctx, blocks - w->blocks);
+    else if (small || big)
+        rc = add_blocks(ctx, small, big);
     if (rc != XLAT_OK) {
         if (w->capacity == 0) /* the context's first reserve: it keeps nothing */
             xlat__wheel_release(ctx);
@@ -113,8 +171,9 @@ void xlat__wheel_release(xlat_ctx *ctx)
     xlat__free(ctx, w->owners, (size_t)w->owner_places * sizeof(*w->owners));
     w->owners = NULL;
     w->owner_places = w->owner_used = w->owner_free = w->owner_count = 0;
-    w->free_blocks = w->carve = w->carve_end = NULL;
-    w->blocks = w->capacity = 0;
+    w->free_blocks[0] = w->free_blocks[1] = NULL;
+    w->carve_small = w->carve_small_end = w->carve_big = w->carve_big_end = NULL;
+    w->small_blocks = w->big_blocks = w->capacity = 0;
 }
 
 /* ensure_room's slow part: the pool must grow (or lose its ghosts). */
@@ -243,7 +302,7 @@ static void post_overrun(xlat_ctx *ctx, uint32_t owner, uint64_t delay, xlat_eve
      * tests watch for. Growing keeps the event rather than lose it. */
     struct xlat_wheel *w = &ctx->wheel;
     w->overruns++;
-    if (add_blocks(ctx, w->blocks) != XLAT_OK)
+    if (add_blocks(ctx, w->small_blocks, w->big_blocks) != XLAT_OK)
         return;
     xlat__wheel_post(w, ctx->now, ctx->now + delay, owner, fn, user);
 }
@@ -397,7 +456,9 @@ static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
         struct xlat_event_block *next = b->next;
         if (next) /* two ahead: `next` came while `b` was read */
             prefetch_block(next->next);
-        if (b->count == 1 && !ghosts && move_alone(w, b)) {
+        /* A big block is never a list's head (the pool's bound counts on
+         * it): its lone entry is copied. */
+        if (b->count == 1 && b->cap == XLAT_EVENT_SMALL && !ghosts && move_alone(w, b)) {
             b = next;
             continue;
         }
@@ -544,7 +605,7 @@ static void compact(struct xlat_wheel *w, struct xlat_event_list *l, uint32_t fr
             struct xlat_event e = b->ev[i];
             if (!keep(w, &e, t))
                 continue;
-            if (at == XLAT_EVENT_BLOCK) { /* the reader is past `out` */
+            if (at == out->cap) { /* the reader is past `out` */
                 out->count = at;
                 out = out->next;
                 at = 0;

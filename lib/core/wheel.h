@@ -8,17 +8,25 @@
  * firing are O(1) amortized. Lists are FIFO and re-filing keeps their order,
  * so events due at the same cycle fire in the order they were scheduled.
  *
- * A list is a chain of blocks of XLAT_EVENT_BLOCK entries, not of single
- * nodes: re-filing a slot and firing a cycle read memory in order (a block
- * is four cache lines the prefetcher sees coming) instead of chasing one
- * pointer per event across a pool of millions, and appending writes to the
- * tail block of one of the 704 lists, which stays in cache. Blocks come from
- * chunks that are never moved or copied; the pool only grows.
+ * A list is a chain of blocks, not of single nodes: re-filing a slot and
+ * firing a cycle read memory in order instead of chasing one pointer per
+ * event across a pool of millions, and appending writes to the tail block
+ * of one of the 704 lists, which stays in cache. A list's first two blocks
+ * are small (XLAT_EVENT_SMALL entries, 256 bytes), the rest big
+ * (XLAT_EVENT_BIG, 4 KiB): most lists are short and keep memory small, and
+ * a long one (a burst of far events, re-filed level by level) is read a
+ * page at a time, which the hardware streams, where a chain of small
+ * blocks strewn over the pool cost one miss to memory each, prefetching
+ * or not. Blocks come from chunks that are never moved or copied; the pool
+ * only grows.
  *
  * Memory: the blocks promised for E events (units' budgets, the host's
- * pending events, ghosts) are E/7 + min(E, 706) + 2 of 256 bytes: every
- * non-empty list may end in a partial block. About 37 bytes an event in a
- * big pool; a context starts with room for 64 (75 blocks, 19 KiB).
+ * pending events, ghosts) are min(E, 1412) + 2 small ones (a list holds two
+ * at most, each with an entry) and E/127 + min(E/15, 706) + 3 big ones (a
+ * list has a big block only behind 14 entries; its tail may be partial,
+ * and the ready queue's and a slot being re-filed may each have a partial
+ * head too). About 33 bytes an event in a big pool; a context starts with
+ * room for 64 (66 small and 7 big blocks, 45 KiB, touched only as used).
  *
  * Cancelling is cheap: a destroyed unit's events are found by their owner
  * when they come up (the owner table says it is dead), not by a search;
@@ -44,7 +52,9 @@
 /* Lists that can hold blocks at once: the slots, the ready queue and a
  * slot being re-filed. */
 #define XLAT_WHEEL_LISTS (XLAT_WHEEL_LEVELS * XLAT_WHEEL_SLOTS + 2)
-#define XLAT_EVENT_BLOCK 7 /* entries of a 256-byte block */
+#define XLAT_EVENT_SMALL 7  /* entries of a small block (256 bytes) */
+#define XLAT_EVENT_BIG 127   /* entries of a big block (4 KiB) */
+#define XLAT_EVENT_SMALL_LIST 2 /* small blocks at the front of a list */
 #define XLAT_OWNER_DEAD 0x80000000u /* owner table: the unit was destroyed */
 #define XLAT_OWNER_MIN 64           /* places of the owner table at first */
 
@@ -58,7 +68,9 @@ struct xlat_event {
 struct xlat_event_block {
     struct xlat_event_block *next;
     uint32_t count; /* entries written */
-    struct xlat_event ev[XLAT_EVENT_BLOCK] __attribute__((aligned(32)));
+    uint16_t cap;   /* XLAT_EVENT_SMALL or XLAT_EVENT_BIG, fixed when carved */
+    uint16_t big;   /* 0 or 1: its free list (an index, not a test, where every event frees one) */
+    struct xlat_event ev[] __attribute__((aligned(32)));
 };
 
 struct xlat_event_list {
@@ -100,13 +112,14 @@ struct xlat_wheel {
     uint32_t owner_count;  /* units holding a place, dead ones included */
     uint64_t occupied[XLAT_WHEEL_LEVELS];
     struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
-    struct xlat_event_block *free_blocks;
-    /* Blocks of the newest chunk never used yet: taken in address order
-     * after the free ones, so that a chunk's memory is touched only as the
-     * events come (and its pages stay unmapped until then). */
-    struct xlat_event_block *carve, *carve_end;
-    size_t capacity; /* entries the blocks are sure to hold (xlat__wheel_blocks_for) */
-    size_t blocks;
+    struct xlat_event_block *free_blocks[2]; /* small (what a list starts with), big */
+    /* Blocks of the newest chunk never used yet, small then big: taken in
+     * address order after the free ones, so that a chunk's memory is
+     * touched only as the events come (and its pages stay unmapped until
+     * then). */
+    char *carve_small, *carve_small_end, *carve_big, *carve_big_end;
+    size_t capacity; /* entries the blocks are sure to hold (xlat__wheel_small_for, _big_for) */
+    size_t small_blocks, big_blocks;
     struct xlat_event_chunk *chunks;
 };
 
@@ -122,45 +135,34 @@ static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
     return (unsigned)(cycle >> (level * XLAT_WHEEL_BITS)) & (XLAT_WHEEL_SLOTS - 1);
 }
 
-/* Blocks that hold `entries` pending entries however they spread: every
- * non-empty list has one partial block at most, the ready queue's head
- * and a slot being re-filed one more each. */
-static inline size_t xlat__wheel_blocks_for(size_t entries)
+/* Small blocks that hold `entries` pending entries however they spread
+ * (see the top of this file). */
+static inline size_t xlat__wheel_small_for(size_t entries)
 {
-    size_t lists = entries < XLAT_WHEEL_LISTS ? entries : XLAT_WHEEL_LISTS;
-    return entries / XLAT_EVENT_BLOCK + lists + 2;
+    size_t most = XLAT_EVENT_SMALL_LIST * (size_t)XLAT_WHEEL_LISTS;
+    return (entries < most ? entries : most) + 2;
 }
 
-/* A block for a list's tail, holding one entry (its first), or NULL. */
-static inline struct xlat_event_block *xlat__wheel_take_block(struct xlat_wheel *w)
+/* The same for big blocks. */
+static inline size_t xlat__wheel_big_for(size_t entries)
 {
-    struct xlat_event_block *fresh = w->free_blocks;
-    if (fresh)
-        w->free_blocks = fresh->next;
-    else if (w->carve != w->carve_end)
-        fresh = w->carve++;
-    else
-        return NULL;
-    fresh->next = NULL;
-    fresh->count = 1;
-    return fresh;
+    size_t behind = XLAT_EVENT_SMALL_LIST * XLAT_EVENT_SMALL + 1; /* entries before a big block */
+    size_t lists = entries / behind < XLAT_WHEEL_LISTS ? entries / behind : XLAT_WHEEL_LISTS;
+    return entries / XLAT_EVENT_BIG + lists + 3;
 }
+
+/* A new block at the end of `l` (empty, or with a full tail), holding one
+ * entry, its first, which is returned; NULL when no block is free
+ * (event.c). */
+struct xlat_event *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_list *l);
 
 /* A new entry at the end of `l`, or NULL when no block is free. */
 static inline struct xlat_event *xlat__list_append(struct xlat_wheel *w, struct xlat_event_list *l)
 {
     struct xlat_event_block *b = l->tail;
-    if (__builtin_expect(b && b->count < XLAT_EVENT_BLOCK, 1))
+    if (__builtin_expect(b && b->count < b->cap, 1))
         return &b->ev[b->count++];
-    struct xlat_event_block *fresh = xlat__wheel_take_block(w);
-    if (!fresh)
-        return NULL;
-    if (b)
-        b->next = fresh;
-    else
-        l->head = fresh;
-    l->tail = fresh;
-    return &fresh->ev[0];
+    return xlat__list_extend(w, l);
 }
 
 /* The slow part of xlat__wheel_slot_entry: the slot's tail block is full
@@ -175,9 +177,9 @@ static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w,
 {
     struct xlat_wheel_slot *slot = &w->slot[level][digit];
     struct xlat_event_block *b = slot->list.tail;
-    struct xlat_event_block *fresh = w->free_blocks;
+    struct xlat_event_block *fresh = w->free_blocks[0];
     if (!b && fresh) { /* an empty slot: most posts, when few events are pending */
-        w->free_blocks = fresh->next;
+        w->free_blocks[0] = fresh->next;
         fresh->next = NULL;
         fresh->count = 1;
         slot->list.head = slot->list.tail = fresh;
@@ -185,7 +187,7 @@ static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w,
         w->occupied[level] |= 1ull << digit;
         return &fresh->ev[0];
     }
-    if (__builtin_expect(!b || b->count == XLAT_EVENT_BLOCK, 0))
+    if (__builtin_expect(!b || b->count == b->cap, 0))
         return xlat__wheel_slot_grow(w, level, digit, cycle);
     if (cycle < slot->min_cycle)
         slot->min_cycle = cycle;
@@ -249,11 +251,11 @@ static inline struct xlat_event *xlat__wheel_quick_entry(struct xlat_wheel *w, u
     }
     struct xlat_event_block *b = l->tail;
     if (b)
-        return b->count < XLAT_EVENT_BLOCK ? &b->ev[b->count++] : NULL;
-    b = w->free_blocks;
+        return b->count < b->cap ? &b->ev[b->count++] : NULL;
+    b = w->free_blocks[0];
     if (!b)
         return NULL;
-    w->free_blocks = b->next;
+    w->free_blocks[0] = b->next;
     b->next = NULL;
     b->count = 1;
     l->head = l->tail = b;

@@ -4,7 +4,12 @@
  * bytes per pending event from a counting allocator; then the destroy of N
  * units that each have events pending, one by one.
  *
- * XLAT_BENCH_EVENTS=N sets the events of each wheel row (default 10^7). */
+ * XLAT_BENCH_EVENTS=N sets the events of each wheel row (default 10^7),
+ * XLAT_BENCH_BURST=N the burst's alone (10^8 needs about 2.5 GiB), and
+ * XLAT_BENCH_EVENT_ROWS=WORD runs only the rows whose kind is WORD
+ * (steady, burst or destroy), to compare two builds on them. */
+#include <string.h>
+
 #include "bench.h"
 
 /* The allocator counts the bytes the context holds, and their peak. */
@@ -69,10 +74,17 @@ static double cpu_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint64_t row_events(void)
+static uint64_t env_count(const char *name, uint64_t otherwise)
 {
-    const char *env = getenv("XLAT_BENCH_EVENTS");
-    return env ? strtoull(env, NULL, 10) : 10000000ull;
+    const char *env = getenv(name);
+    return env ? strtoull(env, NULL, 10) : otherwise;
+}
+
+/* Whether rows of kind `kind` run (XLAT_BENCH_EVENT_ROWS). */
+static int row_wanted(const char *kind)
+{
+    const char *only = getenv("XLAT_BENCH_EVENT_ROWS");
+    return !only || strcmp(only, kind) == 0;
 }
 
 static void note_row(const char *what, uint64_t n, double s, double cpu, const counted *mem,
@@ -171,13 +183,18 @@ static void destroy_pending(size_t n)
 
 void bench_event(void)
 {
-    uint64_t n = row_events();
-    steady(1000, 1000, n);
-    steady(1000, 1000000, n);
-    steady(1000000, 1000, n);
-    steady(1000000, 1000000, n);
-    burst(n, 1000000);
-    destroy_pending(4096);
-    destroy_pending(16384);
-    destroy_pending(65536);
+    uint64_t n = env_count("XLAT_BENCH_EVENTS", 10000000ull);
+    if (row_wanted("steady")) {
+        steady(1000, 1000, n);
+        steady(1000, 1000000, n);
+        steady(1000000, 1000, n);
+        steady(1000000, 1000000, n);
+    }
+    if (row_wanted("burst"))
+        burst(env_count("XLAT_BENCH_BURST", n), 1000000);
+    if (row_wanted("destroy")) {
+        destroy_pending(4096);
+        destroy_pending(16384);
+        destroy_pending(65536);
+    }
 }
