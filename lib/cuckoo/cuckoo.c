@@ -168,6 +168,9 @@ int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo
     cf->b = c.bucket_size;
     cf->f = c.fp_bits;
     cf->fp_mask = (UINT64_C(1) << c.fp_bits) - 1;
+    cf->lane_ones = 0;
+    for (uint32_t lane = 0; lane < 4 && lane * cf->f < 64; lane++)
+        cf->lane_ones |= UINT64_C(1) << lane * cf->f;
     cf->ops = *xlat__cuckoo_shape(cf->f, cf->b);
     seed_filter(cf);
     xlat__reg_add(ctx, &cf->reg, &reg_ops, cf, NULL, 0);

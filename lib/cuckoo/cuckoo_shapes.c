@@ -12,9 +12,14 @@
     {                                                                                  \
         return shape_contains(cf, key, F);                                             \
     }                                                                                  \
+    static __attribute__((noinline)) int name##_kick(xlat_cuckoo *cf, uint64_t i1,      \
+                                                     uint64_t i2, uint32_t fp)         \
+    {                                                                                  \
+        return shape_kick(cf, i1, i2, fp, F);                                          \
+    }                                                                                  \
     static int name##_insert(xlat_cuckoo *cf, uint64_t key)                           \
     {                                                                                  \
-        return shape_insert(cf, key, F);                                               \
+        return shape_insert(cf, key, F, name##_kick);                                  \
     }                                                                                  \
     static int name##_remove(xlat_cuckoo *cf, uint64_t key)                           \
     {                                                                                  \
