@@ -5,7 +5,7 @@
  * of bit-packed fingerprints, with a failed insert rolled back instead of
  * parked in a victim stash.
  */
-#include "cuckoo_internal.h"
+#include "cuckoo_ops.h"
 
 /* Highest number of buckets: keeps slot counts within 35 bits and every
  * bucket index within 32, far beyond what a simulated structure needs. */
@@ -41,7 +41,13 @@ int xlat_cuckoo_insert_unique(xlat_cuckoo *cf, uint64_t key)
 
 bool xlat_cuckoo_contains(const xlat_cuckoo *cf, uint64_t key)
 {
-    return cf && cf->ops.contains(cf, key);
+    if (!cf)
+        return false;
+    /* The default shape, the paper's operating point, needs no jump
+     * through the shape table. */
+    if (cf->f == 12 && cf->b == 4)
+        return shape_contains(cf, key, 12);
+    return cf->ops.contains(cf, key);
 }
 
 int xlat_cuckoo_remove(xlat_cuckoo *cf, uint64_t key)
@@ -168,7 +174,6 @@ int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo
     cf->b = c.bucket_size;
     cf->f = c.fp_bits;
     cf->fp_mask = (UINT64_C(1) << c.fp_bits) - 1;
-    cf->lane_ones = 0;
     for (uint32_t lane = 0; lane < 4 && lane * cf->f < 64; lane++)
         cf->lane_ones |= UINT64_C(1) << lane * cf->f;
     cf->ops = *xlat__cuckoo_shape(cf->f, cf->b);

@@ -28,14 +28,14 @@
  * the fingerprint from its high 32 bits, scaled to 0 .. 2^f - 2 by a
  * multiply and a shift instead of a modulo. 0 marks an empty slot, so
  * fingerprints take the 2^f - 1 nonzero values, each equally often (up to
- * 2^-32 of bias); f <= 32, so the product fits 64 bits. */
-CF_INLINE void hash_key(const xlat_cuckoo *cf, uint64_t key, uint64_t *i1, uint32_t *fp,
-                        unsigned F)
+ * 2^-32 of bias); f <= 32, so the product fits 64 bits. The count
+ * 2^f - 1 is read from the filter even when f is a constant: one multiply
+ * instruction, where gcc would spend a shift and a subtract and a move. */
+CF_INLINE void hash_key(const xlat_cuckoo *cf, uint64_t key, uint64_t *i1, uint32_t *fp)
 {
     uint64_t h = xlat__mix64(key ^ cf->key_index);
-    uint64_t fp_count = F ? (UINT64_C(1) << F) - 1 : cf->fp_mask;
     *i1 = h & cf->mask;
-    *fp = (uint32_t)((((h >> 32) * fp_count) >> 32) + 1);
+    *fp = (uint32_t)((((h >> 32) * cf->fp_mask) >> 32) + 1);
 }
 
 /* i2 = i1 XOR hash(fp), hash(fp) the bits from 32 up of fp times the
@@ -272,7 +272,7 @@ CF_INLINE int shape_insert(xlat_cuckoo *cf, uint64_t key, unsigned F, cuckoo_kic
 {
     uint64_t i1;
     uint32_t fp;
-    hash_key(cf, key, &i1, &fp, F);
+    hash_key(cf, key, &i1, &fp);
     uint64_t i2 = alt_index(cf, i1, fp);
     if (bucket_put(cf, i1, fp, F) || (i2 != i1 && bucket_put(cf, i2, fp, F))) {
         cf->count++;
@@ -289,7 +289,7 @@ CF_INLINE bool shape_contains(const xlat_cuckoo *cf, uint64_t key, unsigned F)
 {
     uint64_t i1;
     uint32_t fp;
-    hash_key(cf, key, &i1, &fp, F);
+    hash_key(cf, key, &i1, &fp);
     uint64_t i2 = alt_index(cf, i1, fp);
     if (F)
         return (match_lanes(cf, word_bucket(cf, i1, F), fp, F) |
@@ -305,7 +305,7 @@ CF_INLINE int shape_remove(xlat_cuckoo *cf, uint64_t key, unsigned F)
 {
     uint64_t i1;
     uint32_t fp;
-    hash_key(cf, key, &i1, &fp, F);
+    hash_key(cf, key, &i1, &fp);
     uint64_t bucket = i1;
     int s = bucket_find(cf, i1, fp, F);
     if (s < 0) {
