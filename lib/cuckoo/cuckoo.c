@@ -45,7 +45,7 @@ bool xlat_cuckoo_contains(const xlat_cuckoo *cf, uint64_t key)
         return false;
     /* The default shape, the paper's operating point, needs no jump
      * through the shape table. */
-    if (cf->f == 12 && cf->b == 4)
+    if (__builtin_expect(cf->f == 12 && cf->b == 4, 1))
         return shape_contains(cf, key, 12);
     return cf->ops.contains(cf, key);
 }
