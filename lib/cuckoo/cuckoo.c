@@ -5,7 +5,7 @@
  * of bit-packed fingerprints, with a failed insert rolled back instead of
  * parked in a victim stash.
  */
-#include "cuckoo_ops.h"
+#include "cuckoo_internal.h"
 
 /* Highest number of buckets: keeps slot counts within 35 bits and every
  * bucket index within 32, far beyond what a simulated structure needs. */
@@ -21,38 +21,6 @@ void xlat_cuckoo_config_init_sized(xlat_cuckoo_config *out, size_t size)
     cfg->bucket_size = 4;
     cfg->max_kicks = 500;
     xlat__config_out(out, size, &full, sizeof(full));
-}
-
-/* ---- the operations, through the shape chosen at create ---------------- */
-
-int xlat_cuckoo_insert(xlat_cuckoo *cf, uint64_t key)
-{
-    return cf ? cf->ops.insert(cf, key) : XLAT_ERR_INVAL;
-}
-
-int xlat_cuckoo_insert_unique(xlat_cuckoo *cf, uint64_t key)
-{
-    if (!cf)
-        return XLAT_ERR_INVAL;
-    if (cf->ops.contains(cf, key))
-        return XLAT_ERR_EXIST;
-    return cf->ops.insert(cf, key);
-}
-
-bool xlat_cuckoo_contains(const xlat_cuckoo *cf, uint64_t key)
-{
-    if (!cf)
-        return false;
-    /* The default shape, the paper's operating point, needs no jump
-     * through the shape table. */
-    if (__builtin_expect(cf->f == 12 && cf->b == 4, 1))
-        return shape_contains(cf, key, 12);
-    return cf->ops.contains(cf, key);
-}
-
-int xlat_cuckoo_remove(xlat_cuckoo *cf, uint64_t key)
-{
-    return cf ? cf->ops.remove(cf, key) : XLAT_ERR_INVAL;
 }
 
 /* ---- creation and accessors ------------------------------------------- */
