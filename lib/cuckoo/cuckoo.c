@@ -23,32 +23,6 @@ void xlat_cuckoo_config_init_sized(xlat_cuckoo_config *out, size_t size)
     xlat__config_out(out, size, &full, sizeof(full));
 }
 
-/* ---- the operations, through the shape chosen at create ---------------- */
-
-int xlat_cuckoo_insert(xlat_cuckoo *cf, uint64_t key)
-{
-    return cf ? cf->ops.insert(cf, key) : XLAT_ERR_INVAL;
-}
-
-int xlat_cuckoo_insert_unique(xlat_cuckoo *cf, uint64_t key)
-{
-    if (!cf)
-        return XLAT_ERR_INVAL;
-    if (cf->ops.contains(cf, key))
-        return XLAT_ERR_EXIST;
-    return cf->ops.insert(cf, key);
-}
-
-bool xlat_cuckoo_contains(const xlat_cuckoo *cf, uint64_t key)
-{
-    return cf && cf->ops.contains(cf, key);
-}
-
-int xlat_cuckoo_remove(xlat_cuckoo *cf, uint64_t key)
-{
-    return cf ? cf->ops.remove(cf, key) : XLAT_ERR_INVAL;
-}
-
 /* ---- creation and accessors ------------------------------------------- */
 
 /* Load, in thousandths, at which `b`-slot buckets are sized. The paper
@@ -168,6 +142,8 @@ int xlat_cuckoo_create(xlat_ctx *ctx, const xlat_cuckoo_config *cfg, xlat_cuckoo
     cf->b = c.bucket_size;
     cf->f = c.fp_bits;
     cf->fp_mask = (UINT64_C(1) << c.fp_bits) - 1;
+    for (uint32_t lane = 0; lane < 4 && lane * cf->f < 64; lane++)
+        cf->lane_ones |= UINT64_C(1) << lane * cf->f;
     cf->ops = *xlat__cuckoo_shape(cf->f, cf->b);
     seed_filter(cf);
     xlat__reg_add(ctx, &cf->reg, &reg_ops, cf, NULL, 0);

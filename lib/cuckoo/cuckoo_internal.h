@@ -26,6 +26,10 @@ struct xlat_cuckoo {
     uint64_t mask;        /* buckets - 1 */
     uint64_t key_index;   /* hash keys drawn from the context's seed */
     uint64_t key_alt;     /* odd: the multiplier of hash(fp) */
+    uint64_t lane_ones;   /* a 1 at the low bit of each f-bit lane of a one-word
+                             bucket: fp × lane_ones is fp in every lane. A field,
+                             not a constant, so that the multiply stays one
+                             instruction (gcc expands the constant into shifts) */
     uint64_t fp_mask;     /* 2^f - 1: the number of nonzero fingerprints */
     uint32_t b;           /* slots per bucket */
     uint32_t f;           /* fingerprint bits */

@@ -28,14 +28,14 @@
  * the fingerprint from its high 32 bits, scaled to 0 .. 2^f - 2 by a
  * multiply and a shift instead of a modulo. 0 marks an empty slot, so
  * fingerprints take the 2^f - 1 nonzero values, each equally often (up to
- * 2^-32 of bias); f <= 32, so the product fits 64 bits. */
-CF_INLINE void hash_key(const xlat_cuckoo *cf, uint64_t key, uint64_t *i1, uint32_t *fp,
-                        unsigned F)
+ * 2^-32 of bias); f <= 32, so the product fits 64 bits. The count
+ * 2^f - 1 is read from the filter even when f is a constant: one multiply
+ * instruction, where gcc would spend a shift and a subtract and a move. */
+CF_INLINE void hash_key(const xlat_cuckoo *cf, uint64_t key, uint64_t *i1, uint32_t *fp)
 {
     uint64_t h = xlat__mix64(key ^ cf->key_index);
-    uint64_t fp_count = F ? (UINT64_C(1) << F) - 1 : cf->fp_mask;
     *i1 = h & cf->mask;
-    *fp = (uint32_t)((((h >> 32) * fp_count) >> 32) + 1);
+    *fp = (uint32_t)((((h >> 32) * cf->fp_mask) >> 32) + 1);
 }
 
 /* i2 = i1 XOR hash(fp), hash(fp) the bits from 32 up of fp times the
@@ -134,9 +134,9 @@ CF_INLINE uint64_t zero_lanes(uint64_t x, unsigned F)
 }
 
 /* Lanes equal to `fp`, as zero_lanes() marks them. */
-CF_INLINE uint64_t match_lanes(uint64_t bucket, uint32_t fp, unsigned F)
+CF_INLINE uint64_t match_lanes(const xlat_cuckoo *cf, uint64_t bucket, uint32_t fp, unsigned F)
 {
-    return zero_lanes(bucket ^ (uint64_t)fp * lanes_low(F), F);
+    return zero_lanes(bucket ^ (uint64_t)fp * cf->lane_ones, F);
 }
 
 /* ---- one bucket, either shape ------------------------------------------ */
@@ -146,7 +146,7 @@ CF_INLINE uint64_t match_lanes(uint64_t bucket, uint32_t fp, unsigned F)
 CF_INLINE int bucket_find(const xlat_cuckoo *cf, uint64_t bucket, uint32_t fp, unsigned F)
 {
     if (F) {
-        uint64_t m = match_lanes(word_bucket(cf, bucket, F), fp, F);
+        uint64_t m = match_lanes(cf, word_bucket(cf, bucket, F), fp, F);
         return m ? (int)((unsigned)__builtin_ctzll(m) / F) : -1;
     }
     uint64_t bit = packed_bit(cf, bucket, 0);
@@ -156,14 +156,10 @@ CF_INLINE int bucket_find(const xlat_cuckoo *cf, uint64_t bucket, uint32_t fp, u
     return -1;
 }
 
-CF_INLINE uint32_t slot_get(const xlat_cuckoo *cf, uint64_t bucket, uint32_t slot, unsigned F)
-{
-    if (F)
-        return (uint32_t)(word_bucket(cf, bucket, F) >> (slot * F)) & ((1u << F) - 1);
-    return packed_get(cf, packed_bit(cf, bucket, slot));
-}
-
-CF_INLINE void slot_set(xlat_cuckoo *cf, uint64_t bucket, uint32_t slot, uint32_t fp, unsigned F)
+/* Writes `fp` into slot `slot` of `bucket` and returns what the slot held:
+ * for a specialised shape, one load and one store of the bucket's word. */
+CF_INLINE uint32_t slot_swap(xlat_cuckoo *cf, uint64_t bucket, uint32_t slot, uint32_t fp,
+                             unsigned F)
 {
     if (F) {
         uint64_t byte = word_byte(bucket, F);
@@ -171,14 +167,35 @@ CF_INLINE void slot_set(xlat_cuckoo *cf, uint64_t bucket, uint32_t slot, uint32_
         uint64_t m = (UINT64_C(1) << F) - 1;
         uint64_t w = word_load(cf, byte);
         word_store(cf, byte, (w & ~(m << off)) | (uint64_t)fp << off);
-        return;
+        return (uint32_t)(w >> off & m);
     }
-    packed_set(cf, packed_bit(cf, bucket, slot), fp);
+    uint64_t bit = packed_bit(cf, bucket, slot);
+    uint32_t old = packed_get(cf, bit);
+    packed_set(cf, bit, fp);
+    return old;
 }
 
-/* Stores `fp` in an empty slot of `bucket`, the lowest one; false if full. */
+CF_INLINE void slot_set(xlat_cuckoo *cf, uint64_t bucket, uint32_t slot, uint32_t fp, unsigned F)
+{
+    (void)slot_swap(cf, bucket, slot, fp, F);
+}
+
+/* Stores `fp` in an empty slot of `bucket`, the lowest one; false if full.
+ * A specialised shape loads the bucket once and ORs fp into the lane it
+ * found empty: no mask to clear, no second load. */
 CF_INLINE bool bucket_put(xlat_cuckoo *cf, uint64_t bucket, uint32_t fp, unsigned F)
 {
+    if (F) {
+        uint64_t byte = word_byte(bucket, F);
+        unsigned shift = word_shift(bucket, F);
+        uint64_t w = word_load(cf, byte);
+        uint64_t empty = zero_lanes(w >> shift, F);
+        if (!empty)
+            return false;
+        unsigned lane = (unsigned)__builtin_ctzll(empty) / F;
+        word_store(cf, byte, w | (uint64_t)fp << (shift + lane * F));
+        return true;
+    }
     int s = bucket_find(cf, bucket, 0, F);
     if (s < 0)
         return false;
@@ -198,10 +215,22 @@ CF_INLINE void relocate_undo(xlat_cuckoo *cf, uint64_t i, uint32_t fp, uint32_t 
 {
     while (n-- > 0) {
         i = alt_index(cf, i, fp); /* the bucket fp was kicked from */
-        uint32_t written = slot_get(cf, i, cf->undo[n], F);
-        slot_set(cf, i, cf->undo[n], fp, F);
-        fp = written;
+        fp = slot_swap(cf, i, cf->undo[n], fp, F);
     }
+}
+
+/* The slot to kick, uniform over the bucket's. For 4-slot buckets this is
+ * xlat__rng_below(rng, 4) without its division by a run-time bound: the
+ * same draws (a draw of 2^64 - 4 or more is rejected), so the same kicks. */
+CF_INLINE uint32_t kick_slot(xlat_cuckoo *cf, unsigned F)
+{
+    if (!F)
+        return (uint32_t)xlat__rng_below(&cf->rng, cf->b);
+    uint64_t x;
+    do
+        x = xlat__rng_next(&cf->rng);
+    while (x >= UINT64_MAX - UINT64_MAX % WORD_SLOTS);
+    return (uint32_t)(x % WORD_SLOTS);
 }
 
 /* Paper §3.1, Algorithm 1: with both buckets full, kick a random
@@ -214,11 +243,9 @@ CF_INLINE int relocate(xlat_cuckoo *cf, uint64_t i, uint32_t fp, unsigned F)
 {
     uint32_t n;
     for (n = 0; n < cf->cfg.max_kicks; n++) {
-        uint32_t s = (uint32_t)xlat__rng_below(&cf->rng, F ? WORD_SLOTS : cf->b);
-        uint32_t victim = slot_get(cf, i, s, F);
-        slot_set(cf, i, s, fp, F);
+        uint32_t s = kick_slot(cf, F);
+        fp = slot_swap(cf, i, s, fp, F);
         cf->undo[n] = (uint8_t)s;
-        fp = victim;
         i = alt_index(cf, i, fp);
         if (bucket_put(cf, i, fp, F))
             return XLAT_OK;
@@ -227,22 +254,31 @@ CF_INLINE int relocate(xlat_cuckoo *cf, uint64_t i, uint32_t fp, unsigned F)
     return XLAT_ERR_FULL;
 }
 
-CF_INLINE int shape_insert(xlat_cuckoo *cf, uint64_t key, unsigned F)
+/* The kicks of shape_insert(), out of line so that the common insert, one
+ * of two buckets with room, stays a small leaf function. */
+typedef int (*cuckoo_kick_fn)(xlat_cuckoo *cf, uint64_t i1, uint64_t i2, uint32_t fp);
+
+CF_INLINE int shape_kick(xlat_cuckoo *cf, uint64_t i1, uint64_t i2, uint32_t fp, unsigned F)
 {
-    uint64_t i1;
-    uint32_t fp;
-    hash_key(cf, key, &i1, &fp, F);
-    uint64_t i2 = alt_index(cf, i1, fp);
-    if (bucket_put(cf, i1, fp, F) || (i2 != i1 && bucket_put(cf, i2, fp, F))) {
-        cf->count++;
-        return XLAT_OK;
-    }
     /* Algorithm 1: start the kicks from either bucket at random. */
     uint64_t start = (xlat__rng_next(&cf->rng) >> 63) ? i2 : i1;
     int rc = relocate(cf, start, fp, F);
     if (rc == XLAT_OK)
         cf->count++;
     return rc;
+}
+
+CF_INLINE int shape_insert(xlat_cuckoo *cf, uint64_t key, unsigned F, cuckoo_kick_fn kick)
+{
+    uint64_t i1;
+    uint32_t fp;
+    hash_key(cf, key, &i1, &fp);
+    uint64_t i2 = alt_index(cf, i1, fp);
+    if (bucket_put(cf, i1, fp, F) || (i2 != i1 && bucket_put(cf, i2, fp, F))) {
+        cf->count++;
+        return XLAT_OK;
+    }
+    return kick(cf, i1, i2, fp);
 }
 
 /* ---- lookup and deletion (paper §3.2 and §3.3, Algorithms 2 and 3) ---- */
@@ -253,11 +289,11 @@ CF_INLINE bool shape_contains(const xlat_cuckoo *cf, uint64_t key, unsigned F)
 {
     uint64_t i1;
     uint32_t fp;
-    hash_key(cf, key, &i1, &fp, F);
+    hash_key(cf, key, &i1, &fp);
     uint64_t i2 = alt_index(cf, i1, fp);
     if (F)
-        return (match_lanes(word_bucket(cf, i1, F), fp, F) |
-                match_lanes(word_bucket(cf, i2, F), fp, F)) != 0;
+        return (match_lanes(cf, word_bucket(cf, i1, F), fp, F) |
+                match_lanes(cf, word_bucket(cf, i2, F), fp, F)) != 0;
     return bucket_find(cf, i1, fp, F) >= 0 || (i2 != i1 && bucket_find(cf, i2, fp, F) >= 0);
 }
 
@@ -269,7 +305,7 @@ CF_INLINE int shape_remove(xlat_cuckoo *cf, uint64_t key, unsigned F)
 {
     uint64_t i1;
     uint32_t fp;
-    hash_key(cf, key, &i1, &fp, F);
+    hash_key(cf, key, &i1, &fp);
     uint64_t bucket = i1;
     int s = bucket_find(cf, i1, fp, F);
     if (s < 0) {
