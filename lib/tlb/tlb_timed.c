@@ -91,6 +91,7 @@ struct tlb_timed {
     uint64_t batch;           /* the latest batch of hits */
     uint64_t batch_cycle;     /* its cycle while it takes more hits, else XLAT_NEVER */
     bool hit_refused;         /* a hit was refused for want of a slot: wake on an answer */
+    uint32_t free_top;        /* indexed MSHRs: 1 + the free list's first, 0 none (padding) */
     /* The latest invalidations, so that a fill can tell whether one that
      * came while it was outstanding covers it. */
     struct tlb_shootdown recent[INVAL_RING];
@@ -111,6 +112,84 @@ static void wake_senders(xlat_tlb *t);
 static void retry_stale(void *arg);
 static void forward_miss(void *arg);
 static const char *join_miss(xlat_tlb *t, struct tlb_pending *p, uint32_t delay);
+
+/* ---- the MSHR index -------------------------------------------------- */
+
+/* From this many MSHRs on, a miss finds the MSHR of its page through a
+ * hash index instead of a scan of every MSHR's key: an L2 TLB under many
+ * CUs has hundreds of MSHRs, and the scan was about a fifth of a whole
+ * system's host time. Below it, a scan of a few 16-byte keys costs less
+ * than the hash. The index lives after the keys, in the MSHRs' allocation:
+ * per MSHR a link (its bucket's chain while busy, the free list while
+ * free), then the buckets' heads; a link or head is 1 + an MSHR's place,
+ * 0 for none. Which free MSHR a miss takes is not observable. */
+#define MSHR_INDEX_MIN 32
+
+static inline bool mshr_indexed(uint32_t n) { return n >= MSHR_INDEX_MIN; }
+
+/* A power of two, at least one bucket per MSHR. */
+static inline uint64_t index_buckets(uint32_t n)
+{
+    return (uint64_t)1 << (64 - __builtin_clzll((uint64_t)n - 1));
+}
+
+/* The MSHRs, their keys and, when indexed, the index. */
+static size_t mshr_bytes(uint32_t n)
+{
+    size_t bytes = (size_t)n * (sizeof(struct tlb_mshr) + sizeof(struct tlb_mshr_key));
+    if (mshr_indexed(n))
+        bytes += ((size_t)n + index_buckets(n)) * sizeof(uint32_t);
+    return bytes;
+}
+
+static inline uint32_t *index_next(const struct tlb_timed *tm, uint32_t n)
+{
+    return (uint32_t *)(tm->key + n);
+}
+
+static inline uint32_t *index_head(const struct tlb_timed *tm, uint32_t n)
+{
+    return index_next(tm, n) + n;
+}
+
+static inline uint64_t bucket_of(uint32_t n, uint32_t pasid, uint64_t page)
+{
+    uint64_t h = (page ^ (uint64_t)pasid << 40) * 0x9E3779B97F4A7C15ull;
+    return (h >> 32) & (index_buckets(n) - 1);
+}
+
+/* Every MSHR free, in order; every bucket empty (the allocation is zeroed). */
+static void index_init(struct tlb_timed *tm, uint32_t n)
+{
+    uint32_t *next = index_next(tm, n);
+    for (uint32_t i = 0; i + 1 < n; i++)
+        next[i] = i + 2;
+    next[n - 1] = 0;
+    tm->free_top = 1;
+}
+
+/* MSHR `i`, the free list's first (find_indexed()'s *free_one), now busy
+ * with its key set: off the free list, into its bucket. */
+static __attribute__((noinline)) void index_take(struct tlb_timed *tm, uint32_t n, uint32_t i)
+{
+    uint32_t *next = index_next(tm, n);
+    uint32_t *head = &index_head(tm, n)[bucket_of(n, tm->key[i].pasid, tm->key[i].page)];
+    tm->free_top = next[i];
+    next[i] = *head;
+    *head = i + 1;
+}
+
+/* Busy MSHR `i`, being freed: out of its bucket, onto the free list. */
+static __attribute__((noinline)) void index_drop(struct tlb_timed *tm, uint32_t n, uint32_t i)
+{
+    uint32_t *next = index_next(tm, n);
+    uint32_t *link = &index_head(tm, n)[bucket_of(n, tm->key[i].pasid, tm->key[i].page)];
+    while (*link != i + 1)
+        link = &next[*link - 1];
+    *link = next[i];
+    next[i] = tm->free_top;
+    tm->free_top = i + 1;
+}
 
 /* ---- the unit's life ------------------------------------------------- */
 
@@ -187,10 +266,13 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     tm->hit_limit = hit_limit(&t->cfg);
     tm->mshr_targets = mshr_targets(&t->cfg);
     tm->hit = xlat__calloc(t->ctx, tm->hit_limit, sizeof(*tm->hit));
-    tm->mshr = xlat__calloc(t->ctx, t->cfg.mshrs, sizeof(*tm->mshr) + sizeof(*tm->key));
+    tm->mshr = xlat__alloc(t->ctx, mshr_bytes(t->cfg.mshrs));
     if (!tm->hit || !tm->mshr)
         return XLAT_ERR_NOMEM;
+    memset(tm->mshr, 0, mshr_bytes(t->cfg.mshrs));
     tm->key = (struct tlb_mshr_key *)(tm->mshr + t->cfg.mshrs);
+    if (mshr_indexed(t->cfg.mshrs))
+        index_init(tm, t->cfg.mshrs);
     for (uint32_t i = 0; i < t->cfg.mshrs; i++) {
         tm->mshr[i].tlb = t;
         tm->mshr[i].index = i;
@@ -227,7 +309,7 @@ void xlat__tlb_timed_release(xlat_tlb *t)
     xlat__target_release(t->ctx, &tm->next, t->cfg.mshrs);
     if (tm->unit.name) /* initialised (a failed init released itself) */
         xlat__unit_fini(&tm->unit); /* cancels its pending events */
-    xlat__free(t->ctx, tm->mshr, t->cfg.mshrs * (sizeof(*tm->mshr) + sizeof(*tm->key)));
+    xlat__free(t->ctx, tm->mshr, mshr_bytes(t->cfg.mshrs));
     xlat__free(t->ctx, tm->hit, tm->hit_limit * sizeof(*tm->hit));
     xlat__free(t->ctx, tm, sizeof(*tm));
     t->timed = NULL;
@@ -238,7 +320,7 @@ size_t xlat__tlb_timed_bytes(const xlat_tlb *t)
     const struct tlb_timed *tm = t->timed;
     if (!tm)
         return 0;
-    return sizeof(*tm) + t->cfg.mshrs * (sizeof(*tm->mshr) + sizeof(*tm->key)) +
+    return sizeof(*tm) + mshr_bytes(t->cfg.mshrs) +
            (size_t)tm->hit_limit * sizeof(*tm->hit) + xlat__unit_bytes(&tm->unit) +
            strlen(tm->unit.name) + 1;
 }
@@ -547,6 +629,8 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     xlat_tlb *t = m->tlb;
     struct tlb_pending *p = m->head;
     m->head = m->tail = NULL;
+    if (mshr_indexed(t->cfg.mshrs))
+        index_drop(t->timed, t->cfg.mshrs, m->index);
     t->timed->key[m->index].busy = 0;
     m->held = 0;
     t->timed->busy--;
@@ -660,21 +744,45 @@ static void forward_miss(void *arg)
         wait_blocked(t);
 }
 
-/* The MSHR a new miss on (pasid, page) joins, if any; a miss outstanding
- * across an invalidation is not joined, so that nothing accepted after the
- * invalidation is answered from a walk that began before it. */
+/* Does busy MSHR key `k`, of MSHR `m`, take a new miss on (pasid, page)?
+ * A miss outstanding across an invalidation is not joined, so that nothing
+ * accepted after the invalidation is answered from a walk that began
+ * before it. */
+static bool mshr_takes(const struct tlb_timed *tm, const struct tlb_mshr_key *k,
+                       const struct tlb_mshr *m, uint32_t pasid, uint64_t page)
+{
+    return k->page == page && k->pasid == pasid &&
+           !invalidated_since(tm, m->inval_seq, pasid, page << MSHR_PAGE_SHIFT, 0);
+}
+
+/* The MSHR a new miss on (pasid, page) joins, through the index (see
+ * mshr_indexed()); at most one busy MSHR of a page takes misses, since a
+ * new one opens only when none does. *free_one: the free list's first. */
+static struct tlb_mshr *find_indexed(struct tlb_timed *tm, uint32_t n, uint32_t pasid,
+                                     uint64_t page, struct tlb_mshr **free_one)
+{
+    const uint32_t *next = index_next(tm, n);
+    for (uint32_t i = index_head(tm, n)[bucket_of(n, pasid, page)]; i; i = next[i - 1])
+        if (mshr_takes(tm, &tm->key[i - 1], &tm->mshr[i - 1], pasid, page))
+            return &tm->mshr[i - 1];
+    *free_one = tm->free_top ? &tm->mshr[tm->free_top - 1] : NULL;
+    return NULL;
+}
+
+/* The MSHR a new miss on (pasid, page) joins, if any (see mshr_takes()),
+ * and in *free_one a free MSHR. */
 static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pasid,
                                   uint64_t page, struct tlb_mshr **free_one)
 {
     *free_one = NULL;
+    if (mshr_indexed(n))
+        return find_indexed(tm, n, pasid, page, free_one);
     for (uint32_t i = 0; i < n; i++) {
         const struct tlb_mshr_key *k = &tm->key[i];
         if (!k->busy) {
             if (!*free_one)
                 *free_one = &tm->mshr[i];
-        } else if (k->page == page && k->pasid == pasid &&
-                   !invalidated_since(tm, tm->mshr[i].inval_seq, pasid, page << MSHR_PAGE_SHIFT,
-                                      0)) {
+        } else if (mshr_takes(tm, k, &tm->mshr[i], pasid, page)) {
             return &tm->mshr[i];
         }
     }
@@ -689,6 +797,8 @@ static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, ui
     k->busy = 1;
     k->pasid = p->req.pasid;
     k->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
+    if (mshr_indexed(t->cfg.mshrs))
+        index_take(t->timed, t->cfg.mshrs, m->index);
     m->inval_seq = t->timed->inval_seq;
     m->fwd = p->req;
     m->head = m->tail = p;
