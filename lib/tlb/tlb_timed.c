@@ -269,7 +269,6 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     tm->mshr = xlat__alloc(t->ctx, mshr_bytes(t->cfg.mshrs));
     if (!tm->hit || !tm->mshr)
         return XLAT_ERR_NOMEM;
-    memset(tm->mshr, 0, mshr_bytes(t->cfg.mshrs));
     tm->key = (struct tlb_mshr_key *)(tm->mshr + t->cfg.mshrs);
     if (mshr_indexed(t->cfg.mshrs))
         index_init(tm, t->cfg.mshrs);
