@@ -9,6 +9,11 @@ static const struct {
 } shapes[] = {
     {16, 16, XLAT_REPL_LRU}, {64, 4, XLAT_REPL_LRU}, {96, 8, XLAT_REPL_LRU},
     {16, 16, XLAT_REPL_FIFO}, {64, 4, XLAT_REPL_FIFO}, {12, 3, XLAT_REPL_FIFO},
+    /* Wide sets, which find their ways through tags (lib/tlb/tlb_tag.h):
+     * rows of 32 bytes with and without padding, of 64, and of more than
+     * 64 tags (compared 64 at a time). */
+    {32, 32, XLAT_REPL_LRU}, {68, 17, XLAT_REPL_FIFO}, {96, 24, XLAT_REPL_LRU},
+    {256, 64, XLAT_REPL_FIFO}, {200, 100, XLAT_REPL_LRU}, {256, 128, XLAT_REPL_LRU},
 };
 
 START_TEST(agrees_with_model)

@@ -62,15 +62,16 @@ static int check_config(xlat_ctx *ctx, const xlat_tlb_config *c)
     return XLAT_OK;
 }
 
-/* Allocates ways and replacement state for `sets` sets; zeroed = invalid. */
+/* Allocates ways (with their tags) and replacement state for `sets`
+ * sets; zeroed = invalid. */
 static int alloc_arrays(xlat_tlb *t, uint32_t sets, struct tlb_way **way, uint64_t **state)
 {
-    size_t n = (size_t)sets * t->ways;
-    *way = xlat__calloc(t->ctx, n, sizeof(**way));
+    size_t bytes = xlat__tlb_way_bytes(sets, t->ways);
+    *way = xlat__calloc(t->ctx, 1, bytes);
     *state = xlat__calloc(t->ctx, (size_t)sets * t->repl_words, sizeof(**state));
     if (*way && *state)
         return XLAT_OK;
-    xlat__free(t->ctx, *way, n * sizeof(**way));
+    xlat__free(t->ctx, *way, bytes);
     xlat__free(t->ctx, *state, (size_t)sets * t->repl_words * sizeof(**state));
     *way = NULL;
     *state = NULL;
@@ -79,16 +80,16 @@ static int alloc_arrays(xlat_tlb *t, uint32_t sets, struct tlb_way **way, uint64
 
 static void free_arrays(xlat_tlb *t)
 {
-    xlat__free(t->ctx, t->way, (size_t)t->sets * t->ways * sizeof(*t->way));
+    xlat__free(t->ctx, t->way, xlat__tlb_way_bytes(t->sets, t->ways));
     xlat__free(t->ctx, t->repl_state, (size_t)t->sets * t->repl_words * sizeof(uint64_t));
     t->way = NULL;
+    t->tag = NULL;
     t->repl_state = NULL;
 }
 
 static int init_storage(xlat_tlb *t)
 {
-    t->unbounded = t->cfg.entries == 0;
-    if (t->unbounded) {
+    if (xlat__tlb_unbounded(t)) {
         /* An ideal TLB is a hashed table that doubles instead of evicting. */
         t->cfg.index = XLAT_TLB_INDEX_HASH;
         t->ways = UNBOUNDED_WAYS;
@@ -100,7 +101,9 @@ static int init_storage(xlat_tlb *t)
         xlat__tlb_set_geometry(t, t->cfg.entries / t->cfg.ways);
     }
     t->repl_words = t->repl->state_words(t->ways);
-    return alloc_arrays(t, t->sets, &t->way, &t->repl_state);
+    int rc = alloc_arrays(t, t->sets, &t->way, &t->repl_state);
+    t->tag = t->way ? xlat__tlb_tags_after(t->way, t->sets, t->ways) : NULL;
+    return rc;
 }
 
 static void tlb_free(xlat_tlb *t)

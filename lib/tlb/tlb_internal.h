@@ -6,6 +6,7 @@
 #include "internal.h"
 #include "registry.h"
 #include "xlat/tlb.h"
+#include "tlb_tag.h"
 #include "pool.h"
 
 /* One way: 32 bytes; page_shift 0 marks an invalid way. The metadata's
@@ -74,7 +75,8 @@ struct xlat_tlb {
     const struct tlb_repl_ops *repl;
     uint32_t sets, ways;
     uint64_t set_mask;     /* sets - 1 when sets is a power of two, else UINT64_MAX */
-    int unbounded;         /* grows instead of evicting */
+    uint8_t *tag;          /* the ways' tags (tlb_tag.h), after the ways; NULL for
+                              narrow sets */
     struct tlb_way *way;   /* sets * ways */
     uint64_t *repl_state;  /* sets * repl_words */
     size_t repl_words;
@@ -110,14 +112,68 @@ static inline uint64_t *xlat__tlb_set_state(const xlat_tlb *t, uint32_t set)
 /* The lookups below are inline: every timed TLB lookup, hit and fill runs
  * them from another file than the array's. */
 
-static inline struct tlb_way *xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t set,
-                                                    uint32_t pasid, uint64_t vpn, uint8_t shift)
+/* The ways' allocation: the ways, then the rows of their tags. */
+static inline size_t xlat__tlb_way_bytes(uint32_t sets, uint32_t ways)
 {
+    return (size_t)sets * ways * sizeof(struct tlb_way) +
+           (size_t)sets * xlat__tlb_tag_stride(ways);
+}
+
+/* The tags in the ways' allocation `way`, NULL when the sets are narrow. */
+static inline uint8_t *xlat__tlb_tags_after(struct tlb_way *way, uint32_t sets, uint32_t ways)
+{
+    return xlat__tlb_tag_stride(ways) ? (uint8_t *)(way + (size_t)sets * ways) : NULL;
+}
+
+/* An unbounded TLB (entries 0) grows instead of evicting. */
+static inline bool xlat__tlb_unbounded(const xlat_tlb *t) { return t->cfg.entries == 0; }
+
+/* The tags of `set` (only when t->tag is not NULL). */
+static inline uint8_t *xlat__tlb_tag_row(const xlat_tlb *t, uint32_t set)
+{
+    return t->tag + (size_t)set * xlat__tlb_tag_stride(t->ways);
+}
+
+/* The ways of `base` whose tags in `m` match, lowest first: the first that
+ * holds (pasid, vpn, shift). */
+static inline __attribute__((always_inline)) struct tlb_way *
+xlat__tlb_find_candidates(struct tlb_way *base, uint64_t m, uint32_t pasid, uint64_t vpn,
+                          uint8_t shift)
+{
+    for (; m; m &= m - 1) {
+        struct tlb_way *w = base + __builtin_ctzll(m);
+        if (w->vpn == vpn && w->page_shift == shift && w->pasid == pasid)
+            return w;
+    }
+    return NULL;
+}
+
+/* A set of more than 64 ways: its row 64 tags a step. */
+struct tlb_way *xlat__tlb_find_wide(const xlat_tlb *t, uint32_t set, uint32_t pasid,
+                                    uint64_t vpn, uint8_t shift);
+
+/* A wide set: one compare of its row, then the ways whose tag matches. */
+static inline __attribute__((always_inline)) struct tlb_way *
+xlat__tlb_find_tagged(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t vpn, uint8_t shift)
+{
+    uint32_t stride = xlat__tlb_tag_stride(t->ways);
+    if (__builtin_expect(stride > 64, 0))
+        return xlat__tlb_find_wide(t, set, pasid, vpn, shift);
+    uint64_t m = xlat__tlb_tag_match_row(t->tag + (size_t)set * stride, stride, xlat__tlb_tag(vpn));
+    return xlat__tlb_find_candidates(t->way + (size_t)set * t->ways, m, pasid, vpn, shift);
+}
+
+/* The way of `set` holding (pasid, vpn, shift), the lowest one; NULL if
+ * none. An invalid way never matches (its page_shift is 0). */
+static inline __attribute__((always_inline)) struct tlb_way *
+xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t vpn, uint8_t shift)
+{
+    if (t->tag)
+        return xlat__tlb_find_tagged(t, set, pasid, vpn, shift);
     struct tlb_way *w = t->way + (size_t)set * t->ways, *end = w + t->ways;
-    /* Four ways a step while four remain: a wide set (a fully associative
-     * TLB) spends its scan on one compare of the vpn a way, not on the
-     * loop's own count and branch after each (gcc's unrolling of the plain
-     * loop still tests the end after every way). */
+    /* Four ways a step while four remain: the scan spends one compare of
+     * the vpn a way, not the loop's own count and branch after each (gcc's
+     * unrolling of the plain loop still tests the end after every way). */
     for (; end - w >= 4; w += 4) {
         if (w[0].vpn == vpn && w[0].page_shift == shift && w[0].pasid == pasid)
             return w;

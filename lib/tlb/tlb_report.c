@@ -16,7 +16,7 @@ size_t xlat_tlb_memory(const xlat_tlb *t)
 {
     if (!t)
         return 0;
-    return sizeof(*t) + strlen(t->name) + 1 + (size_t)t->sets * t->ways * sizeof(*t->way) +
+    return sizeof(*t) + strlen(t->name) + 1 + xlat__tlb_way_bytes(t->sets, t->ways) +
            (size_t)t->sets * t->repl_words * sizeof(uint64_t) +
            xlat__tlb_hooks_bytes(&t->evict_listeners) +
            xlat__tlb_hooks_bytes(&t->inval_observers) + xlat__tlb_timed_bytes(t);

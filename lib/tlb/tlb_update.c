@@ -12,10 +12,24 @@ static void count_shift(xlat_tlb *t, uint8_t shift, int delta)
     t->count = (size_t)((int64_t)t->count + delta);
 }
 
+/* Sets the tag of way `slot` of `set` (tlb_tag.h): the tag of `vpn`, or
+ * 0 for an empty way. */
+static void set_tag(xlat_tlb *t, uint32_t set, uint32_t slot, uint8_t tag)
+{
+    if (t->tag)
+        xlat__tlb_tag_row(t, set)[slot] = tag;
+}
+
+/* Empties way `w`; an invalidation found it by its address, so its set and
+ * slot come from its place in the array. */
 static void clear_way(xlat_tlb *t, struct tlb_way *w)
 {
     count_shift(t, w->page_shift, -1);
     memset(w, 0, sizeof(*w));
+    if (t->tag) {
+        size_t i = (size_t)(w - t->way);
+        set_tag(t, (uint32_t)(i / t->ways), (uint32_t)(i % t->ways), 0);
+    }
     t->stats.invalidations++;
 }
 
@@ -33,31 +47,64 @@ static void entry_to_way(const xlat_tlb_entry *e, struct tlb_way *w)
     w->spilled = e->meta.spilled;
 }
 
-/* The lowest invalid way of `set` in `way`, or `ways` if the set is full. */
-static uint32_t free_way(const struct tlb_way *way, uint32_t ways, uint32_t set)
+struct tlb_way *xlat__tlb_find_wide(const xlat_tlb *t, uint32_t set, uint32_t pasid,
+                                    uint64_t vpn, uint8_t shift)
 {
-    const struct tlb_way *w = way + (size_t)set * ways;
-    for (uint32_t i = 0; i < ways; i++)
-        if (w[i].page_shift == 0)
-            return i;
-    return ways;
+    struct tlb_way *base = t->way + (size_t)set * t->ways;
+    const uint8_t *row = xlat__tlb_tag_row(t, set);
+    uint32_t stride = xlat__tlb_tag_stride(t->ways);
+    uint8_t tag = xlat__tlb_tag(vpn);
+    for (uint32_t at = 0; at < stride; at += 64) {
+        uint64_t m = xlat__tlb_tag_match(row + at, stride - at < 64 ? stride - at : 64, tag);
+        struct tlb_way *w = xlat__tlb_find_candidates(base + at, m, pasid, vpn, shift);
+        if (w)
+            return w;
+    }
+    return NULL;
 }
 
-/* Moves every entry of the current table into `way` with `sets` sets.
- * Fails (returns 0) when some set overflows. */
+/* The lowest invalid way of `set`, or `ways` if the set is full: with
+ * tags, the lowest 0 in the set's row (the lowest bit of a match is exact;
+ * the padding past the ways is 0 too, hence the bound). */
+static uint32_t free_way(const xlat_tlb *t, uint32_t set)
+{
+    if (t->tag) {
+        const uint8_t *row = xlat__tlb_tag_row(t, set);
+        uint32_t stride = xlat__tlb_tag_stride(t->ways);
+        for (uint32_t at = 0; at < stride; at += 64) {
+            uint64_t m = xlat__tlb_tag_match(row + at, stride - at < 64 ? stride - at : 64, 0);
+            if (m) {
+                uint32_t slot = at + (uint32_t)__builtin_ctzll(m);
+                return slot < t->ways ? slot : t->ways;
+            }
+        }
+        return t->ways;
+    }
+    const struct tlb_way *w = t->way + (size_t)set * t->ways;
+    for (uint32_t i = 0; i < t->ways; i++)
+        if (w[i].page_shift == 0)
+            return i;
+    return t->ways;
+}
+
+/* Moves every entry of the current table into `way` (with its tags) with
+ * `sets` sets. Fails (returns 0) when some set overflows. */
 static int rehash_into(xlat_tlb *t, struct tlb_way *way, uint32_t sets)
 {
     xlat_tlb moved = *t;
+    moved.way = way;
+    moved.tag = xlat__tlb_tags_after(way, sets, t->ways);
     xlat__tlb_set_geometry(&moved, sets);
     for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
         const struct tlb_way *w = &t->way[i];
         if (w->page_shift == 0)
             continue;
         uint32_t set = xlat__tlb_set_of(&moved, w->vpn);
-        uint32_t slot = free_way(way, t->ways, set);
+        uint32_t slot = free_way(&moved, set);
         if (slot == t->ways)
             return 0;
         way[(size_t)set * t->ways + slot] = *w;
+        set_tag(&moved, set, slot, xlat__tlb_tag(w->vpn));
     }
     return 1;
 }
@@ -67,19 +114,20 @@ static int rehash_into(xlat_tlb *t, struct tlb_way *way, uint32_t sets)
 static int grow(xlat_tlb *t)
 {
     for (uint64_t sets = (uint64_t)t->sets * 2; sets <= UINT32_MAX / 2; sets *= 2) {
-        size_t n = (size_t)sets * t->ways;
+        size_t bytes = xlat__tlb_way_bytes((uint32_t)sets, t->ways);
         size_t state_n = (size_t)sets * t->repl_words;
-        struct tlb_way *way = xlat__calloc(t->ctx, n, sizeof(*way));
+        struct tlb_way *way = xlat__calloc(t->ctx, 1, bytes);
         uint64_t *state = xlat__calloc(t->ctx, state_n, sizeof(*state));
         if (way && state && rehash_into(t, way, (uint32_t)sets)) {
-            xlat__free(t->ctx, t->way, (size_t)t->sets * t->ways * sizeof(*way));
+            xlat__free(t->ctx, t->way, xlat__tlb_way_bytes(t->sets, t->ways));
             xlat__free(t->ctx, t->repl_state, (size_t)t->sets * t->repl_words * sizeof(*state));
             t->way = way;
+            t->tag = xlat__tlb_tags_after(way, (uint32_t)sets, t->ways);
             t->repl_state = state;
             xlat__tlb_set_geometry(t, (uint32_t)sets);
             return XLAT_OK;
         }
-        xlat__free(t->ctx, way, n * sizeof(*way));
+        xlat__free(t->ctx, way, bytes);
         xlat__free(t->ctx, state, state_n * sizeof(*state));
         if (!way || !state)
             break;
@@ -112,6 +160,7 @@ static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
         xlat__tlb_way_to_entry(w, gone);
     count_shift(t, w->page_shift, -1);
     memset(w, 0, sizeof(*w));
+    set_tag(t, set, slot, 0);
     t->stats.evictions++;
     return slot;
 }
@@ -123,14 +172,11 @@ static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
 static uint32_t scan_set(const xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set,
                          uint32_t *free_slot)
 {
-    const struct tlb_way *base = t->way + (size_t)set * t->ways, *end = base + t->ways;
-    /* The vpn first: it is what tells ways apart, so most ways cost one
-     * compare. */
-    for (const struct tlb_way *w = base; w != end; w++)
-        if (w->vpn == e->vpn && w->page_shift == e->page_shift && w->pasid == e->pasid)
-            return (uint32_t)(w - base);
+    const struct tlb_way *w = xlat__tlb_find_in_set(t, set, e->pasid, e->vpn, e->page_shift);
+    if (w)
+        return (uint32_t)(w - (t->way + (size_t)set * t->ways));
     bool full = t->count == (size_t)t->sets * t->ways;
-    *free_slot = full ? t->ways : free_way(t->way, t->ways, set);
+    *free_slot = full ? t->ways : free_way(t, set);
     return t->ways;
 }
 
@@ -156,11 +202,11 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
         update_in_place(t, e, set, match);
         return 0;
     }
-    while (slot == t->ways && t->unbounded) {
+    while (slot == t->ways && xlat__tlb_unbounded(t)) {
         if ((rc = grow(t)) != XLAT_OK)
             return rc;
         set = xlat__tlb_set_of(t, e->vpn);
-        slot = free_way(t->way, t->ways, set);
+        slot = free_way(t, set);
     }
     int evicted = slot == t->ways;
     /* Most TLBs have nobody listening and most callers want no victim:
@@ -170,6 +216,7 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
     if (evicted)
         slot = evict(t, set, victim || listened ? &gone : NULL);
     entry_to_way(e, &t->way[(size_t)set * t->ways + slot]);
+    set_tag(t, set, slot, xlat__tlb_tag(e->vpn));
     count_shift(t, e->page_shift, +1);
     t->repl->on_fill(t, xlat__tlb_set_state(t, set), slot);
     t->stats.inserts++;
@@ -219,7 +266,7 @@ int xlat_tlb_flush(xlat_tlb *t)
         return XLAT_ERR_INVAL;
     size_t removed = t->count;
     t->stats.invalidations += t->count;
-    memset(t->way, 0, (size_t)t->sets * t->ways * sizeof(*t->way));
+    memset(t->way, 0, xlat__tlb_way_bytes(t->sets, t->ways)); /* tags included */
     memset(t->repl_state, 0, (size_t)t->sets * t->repl_words * sizeof(uint64_t));
     memset(t->shift_count, 0, sizeof(t->shift_count));
     t->shift_mask = 0;
