@@ -9,6 +9,9 @@ static const struct {
 } shapes[] = {
     {16, 16, XLAT_REPL_LRU}, {64, 4, XLAT_REPL_LRU}, {96, 8, XLAT_REPL_LRU},
     {16, 16, XLAT_REPL_FIFO}, {64, 4, XLAT_REPL_FIFO}, {12, 3, XLAT_REPL_FIFO},
+    /* Every width of a set without tags (1 to 7 ways, each compared). */
+    {16, 1, XLAT_REPL_LRU}, {16, 2, XLAT_REPL_FIFO}, {30, 5, XLAT_REPL_LRU},
+    {36, 6, XLAT_REPL_FIFO}, {42, 7, XLAT_REPL_LRU},
     /* Wide sets, which find their ways through tags (lib/tlb/tlb_tag.h):
      * rows of 32 bytes with and without padding, of 64, and of more than
      * 64 tags (compared 64 at a time). */

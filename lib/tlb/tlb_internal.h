@@ -163,6 +163,40 @@ xlat__tlb_find_tagged(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t 
     return xlat__tlb_find_candidates(t->way + (size_t)set * t->ways, m, pasid, vpn, shift);
 }
 
+_Static_assert(XLAT_TLB_TAG_MIN_WAYS <= 8, "a set without tags has at most 7 ways");
+
+/* Bit i set when way i of a set without tags holds page number `vpn`:
+ * every way compared, with no branch on where the hit is (a scan that
+ * stopped at the hit left the host CPU to guess which way it was at every
+ * lookup); the switch takes the same case at every lookup of a TLB. */
+static inline uint64_t xlat__tlb_vpn_matches(const struct tlb_way *w, uint32_t ways, uint64_t vpn)
+{
+    uint64_t m = 0;
+    switch (ways) {
+    case 7:
+        m |= (uint64_t)(w[6].vpn == vpn) << 6;
+        __attribute__((fallthrough));
+    case 6:
+        m |= (uint64_t)(w[5].vpn == vpn) << 5;
+        __attribute__((fallthrough));
+    case 5:
+        m |= (uint64_t)(w[4].vpn == vpn) << 4;
+        __attribute__((fallthrough));
+    case 4:
+        m |= (uint64_t)(w[3].vpn == vpn) << 3;
+        __attribute__((fallthrough));
+    case 3:
+        m |= (uint64_t)(w[2].vpn == vpn) << 2;
+        __attribute__((fallthrough));
+    case 2:
+        m |= (uint64_t)(w[1].vpn == vpn) << 1;
+        __attribute__((fallthrough));
+    default:
+        m |= w[0].vpn == vpn;
+    }
+    return m;
+}
+
 /* The way of `set` holding (pasid, vpn, shift), the lowest one; NULL if
  * none. An invalid way never matches (its page_shift is 0). */
 static inline __attribute__((always_inline)) struct tlb_way *
@@ -170,24 +204,8 @@ xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t 
 {
     if (t->tag)
         return xlat__tlb_find_tagged(t, set, pasid, vpn, shift);
-    struct tlb_way *w = t->way + (size_t)set * t->ways, *end = w + t->ways;
-    /* Four ways a step while four remain: the scan spends one compare of
-     * the vpn a way, not the loop's own count and branch after each (gcc's
-     * unrolling of the plain loop still tests the end after every way). */
-    for (; end - w >= 4; w += 4) {
-        if (w[0].vpn == vpn && w[0].page_shift == shift && w[0].pasid == pasid)
-            return w;
-        if (w[1].vpn == vpn && w[1].page_shift == shift && w[1].pasid == pasid)
-            return w + 1;
-        if (w[2].vpn == vpn && w[2].page_shift == shift && w[2].pasid == pasid)
-            return w + 2;
-        if (w[3].vpn == vpn && w[3].page_shift == shift && w[3].pasid == pasid)
-            return w + 3;
-    }
-    for (; w != end; w++)
-        if (w->vpn == vpn && w->page_shift == shift && w->pasid == pasid)
-            return w;
-    return NULL;
+    struct tlb_way *w = t->way + (size_t)set * t->ways;
+    return xlat__tlb_find_candidates(w, xlat__tlb_vpn_matches(w, t->ways, vpn), pasid, vpn, shift);
 }
 
 /* A hit on way `w`: the replacement policy hears of it. */
