@@ -91,7 +91,10 @@ struct tlb_timed {
     uint64_t batch;           /* the latest batch of hits */
     uint64_t batch_cycle;     /* its cycle while it takes more hits, else XLAT_NEVER */
     bool hit_refused;         /* a hit was refused for want of a slot: wake on an answer */
-    uint32_t free_top;        /* indexed MSHRs: 1 + the free list's first, 0 none (padding) */
+    union {                   /* (in padding) */
+        uint32_t free_top;    /* indexed MSHRs: 1 + the free list's first, 0 none */
+        uint32_t free_bits;   /* scanned MSHRs: bit i set while MSHR i is free */
+    };
     /* The latest invalidations, so that a fill can tell whether one that
      * came while it was outstanding covers it. */
     struct tlb_shootdown recent[INVAL_RING];
@@ -272,6 +275,8 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     tm->key = (struct tlb_mshr_key *)(tm->mshr + t->cfg.mshrs);
     if (mshr_indexed(t->cfg.mshrs))
         index_init(tm, t->cfg.mshrs);
+    else
+        tm->free_bits = (uint32_t)(((uint64_t)1 << t->cfg.mshrs) - 1);
     for (uint32_t i = 0; i < t->cfg.mshrs; i++) {
         tm->mshr[i].tlb = t;
         tm->mshr[i].index = i;
@@ -630,6 +635,8 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     m->head = m->tail = NULL;
     if (mshr_indexed(t->cfg.mshrs))
         index_drop(t->timed, t->cfg.mshrs, m->index);
+    else
+        t->timed->free_bits |= 1u << m->index;
     t->timed->key[m->index].busy = 0;
     m->held = 0;
     t->timed->busy--;
@@ -768,23 +775,31 @@ static struct tlb_mshr *find_indexed(struct tlb_timed *tm, uint32_t n, uint32_t 
     return NULL;
 }
 
+_Static_assert(MSHR_INDEX_MIN <= 32, "free_bits has a bit for every scanned MSHR");
+
 /* The MSHR a new miss on (pasid, page) joins, if any (see mshr_takes()),
- * and in *free_one a free MSHR. */
+ * and in *free_one a free MSHR (the lowest; the caller reads it only when
+ * no MSHR takes the miss). Fewer than MSHR_INDEX_MIN MSHRs are scanned:
+ * every key compared into a mask, with no branch on what it holds (which
+ * MSHRs are busy changes with every miss, and a branch on it was
+ * mispredicted about twice a miss), then the busy MSHRs of the page,
+ * lowest first (usually none or one); the free ones are free_bits. */
 static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pasid,
                                   uint64_t page, struct tlb_mshr **free_one)
 {
     *free_one = NULL;
     if (mshr_indexed(n))
         return find_indexed(tm, n, pasid, page, free_one);
-    for (uint32_t i = 0; i < n; i++) {
-        const struct tlb_mshr_key *k = &tm->key[i];
-        if (!k->busy) {
-            if (!*free_one)
-                *free_one = &tm->mshr[i];
-        } else if (mshr_takes(tm, k, &tm->mshr[i], pasid, page)) {
+    uint32_t page_mask = 0;
+    for (uint32_t i = 0; i < n; i++)
+        page_mask |= (uint32_t)((tm->key[i].page == page) & (tm->key[i].pasid == pasid)) << i;
+    for (page_mask &= ~tm->free_bits; page_mask; page_mask &= page_mask - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(page_mask);
+        if (mshr_takes(tm, &tm->key[i], &tm->mshr[i], pasid, page))
             return &tm->mshr[i];
-        }
     }
+    if (tm->free_bits)
+        *free_one = &tm->mshr[__builtin_ctz(tm->free_bits)];
     return NULL;
 }
 
@@ -798,6 +813,8 @@ static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, ui
     k->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
     if (mshr_indexed(t->cfg.mshrs))
         index_take(t->timed, t->cfg.mshrs, m->index);
+    else
+        t->timed->free_bits &= ~(1u << m->index);
     m->inval_seq = t->timed->inval_seq;
     m->fwd = p->req;
     m->head = m->tail = p;
