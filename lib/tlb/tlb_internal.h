@@ -163,12 +163,14 @@ xlat__tlb_find_tagged(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t 
     return xlat__tlb_find_candidates(t->way + (size_t)set * t->ways, m, pasid, vpn, shift);
 }
 
-_Static_assert(XLAT_TLB_TAG_MIN_WAYS <= 8, "a set without tags has at most 7 ways");
+/* Sets of up to this many ways compare every way (below); wider ones
+ * without tags are scanned. */
+#define XLAT_TLB_NARROW_WAYS 7
 
-/* Bit i set when way i of a set without tags holds page number `vpn`:
- * every way compared, with no branch on where the hit is (a scan that
- * stopped at the hit left the host CPU to guess which way it was at every
- * lookup); the switch takes the same case at every lookup of a TLB. */
+/* Bit i set when way i of a narrow set holds page number `vpn`: every way
+ * compared, with no branch on where the hit is (a scan that stopped at the
+ * hit left the host CPU to guess which way it was at every lookup); the
+ * switch takes the same case at every lookup of a TLB. */
 static inline uint64_t xlat__tlb_vpn_matches(const struct tlb_way *w, uint32_t ways, uint64_t vpn)
 {
     uint64_t m = 0;
@@ -204,8 +206,30 @@ xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t 
 {
     if (t->tag)
         return xlat__tlb_find_tagged(t, set, pasid, vpn, shift);
-    struct tlb_way *w = t->way + (size_t)set * t->ways;
-    return xlat__tlb_find_candidates(w, xlat__tlb_vpn_matches(w, t->ways, vpn), pasid, vpn, shift);
+    struct tlb_way *w = t->way + (size_t)set * t->ways, *end = w + t->ways;
+    if (t->ways <= XLAT_TLB_NARROW_WAYS)
+        return xlat__tlb_find_candidates(w, xlat__tlb_vpn_matches(w, t->ways, vpn), pasid, vpn,
+                                         shift);
+    /* 8 to 16 ways: a scan that stops at the hit. Compared with tags, it
+     * reads the set's ways in order, which a host whose caches do not hold
+     * the TLB (a system of hundreds of GPUs) streams, where the tags' row
+     * and then the way are two misses one after the other. Four ways a
+     * step: one compare of the vpn a way, not the loop's count and branch
+     * after each. */
+    for (; end - w >= 4; w += 4) {
+        if (w[0].vpn == vpn && w[0].page_shift == shift && w[0].pasid == pasid)
+            return w;
+        if (w[1].vpn == vpn && w[1].page_shift == shift && w[1].pasid == pasid)
+            return w + 1;
+        if (w[2].vpn == vpn && w[2].page_shift == shift && w[2].pasid == pasid)
+            return w + 2;
+        if (w[3].vpn == vpn && w[3].page_shift == shift && w[3].pasid == pasid)
+            return w + 3;
+    }
+    for (; w != end; w++)
+        if (w->vpn == vpn && w->page_shift == shift && w->pasid == pasid)
+            return w;
+    return NULL;
 }
 
 /* A hit on way `w`: the replacement policy hears of it. */
