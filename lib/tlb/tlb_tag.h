@@ -46,28 +46,28 @@ static inline uint8_t xlat__tlb_tag(uint64_t vpn)
     return (uint8_t)(tag + (tag == 0)); /* no branch */
 }
 
-/* Bit i set when row[i] may equal `tag`, for the `n` bytes of `row` (a
- * multiple of 8, at most 64), eight bytes at a time: any host. A byte
- * equal to `tag` always has its bit; a byte just above an equal one may
- * have it too (the subtraction's borrow), so the bits are a superset whose
- * lowest bit is exact. Tests compare it with the exact form below. */
+/* Bit i set when row[i] equals `tag`, for the `n` bytes of `row` (a
+ * multiple of 8, at most 64), eight bytes at a time: any host. Exact: the
+ * low seven bits of each byte are added to 0x7f apart, so no carry crosses
+ * a byte (the shorter has-zero-byte trick flags a byte above a zero one
+ * too, which would let a lookup read past its set's ways). */
 static inline uint64_t xlat__tlb_tag_match_swar(const uint8_t *row, uint32_t n, uint8_t tag)
 {
-    const uint64_t ones = UINT64_C(0x0101010101010101);
+    const uint64_t ones = UINT64_C(0x0101010101010101), low7 = ones * 0x7f;
     uint64_t key = tag * ones, m = 0;
     for (uint32_t i = 0; i < n; i += 8) {
         uint64_t x;
         memcpy(&x, row + i, sizeof(x));
         x ^= key;
-        uint64_t zero = (x - ones) & ~x & ones << 7; /* the top bit of each zero byte */
+        uint64_t zero = ~(((x & low7) + low7) | x | low7); /* the top bit of each zero byte */
         /* Gathers the eight top bits into one byte, byte j's at bit j. */
         m |= ((zero >> 7) * UINT64_C(0x0102040810204080)) >> 56 << i;
     }
     return m;
 }
 
-/* As xlat__tlb_tag_match_swar (n a multiple of 16), exact: SSE2, which
- * every x86-64 host has, 16 bytes a compare. */
+/* As xlat__tlb_tag_match_swar (n a multiple of 16): SSE2, which every
+ * x86-64 host has, 16 bytes a compare. */
 static inline uint64_t xlat__tlb_tag_match(const uint8_t *row, uint32_t n, uint8_t tag)
 {
 #if defined(__SSE2__)

@@ -64,8 +64,8 @@ struct tlb_way *xlat__tlb_find_wide(const xlat_tlb *t, uint32_t set, uint32_t pa
 }
 
 /* The lowest invalid way of `set`, or `ways` if the set is full: with
- * tags, the lowest 0 in the set's row (the lowest bit of a match is exact;
- * the padding past the ways is 0 too, hence the bound). */
+ * tags, the lowest 0 in the set's row (the padding past the ways is 0
+ * too, hence the bound). */
 static uint32_t free_way(const xlat_tlb *t, uint32_t set)
 {
     if (t->tag) {
