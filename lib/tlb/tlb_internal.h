@@ -159,7 +159,7 @@ xlat__tlb_find_tagged(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t 
     uint32_t stride = xlat__tlb_tag_stride(t->ways);
     if (__builtin_expect(stride > 64, 0))
         return xlat__tlb_find_wide(t, set, pasid, vpn, shift);
-    uint64_t m = xlat__tlb_tag_match_row(t->tag + (size_t)set * stride, stride, xlat__tlb_tag(vpn));
+    uint64_t m = xlat__tlb_tag_match_row(xlat__tlb_tag_row(t, set), stride, xlat__tlb_tag(vpn));
     return xlat__tlb_find_candidates(t->way + (size_t)set * t->ways, m, pasid, vpn, shift);
 }
 

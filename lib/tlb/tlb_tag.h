@@ -66,23 +66,6 @@ static inline uint64_t xlat__tlb_tag_match_swar(const uint8_t *row, uint32_t n, 
     return m;
 }
 
-/* As xlat__tlb_tag_match_swar (n a multiple of 16): SSE2, which every
- * x86-64 host has, 16 bytes a compare. */
-static inline uint64_t xlat__tlb_tag_match(const uint8_t *row, uint32_t n, uint8_t tag)
-{
-#if defined(__SSE2__)
-    __m128i key = _mm_set1_epi8((char)tag);
-    uint64_t m = 0;
-    for (uint32_t i = 0; i < n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(row + i));
-        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, key)) << i;
-    }
-    return m;
-#else
-    return xlat__tlb_tag_match_swar(row, n, tag);
-#endif
-}
-
 #if defined(__SSE2__)
 /* Bit i set when row[i] equals the byte in every lane of `key`, for the
  * 16 bytes of `row`. */
@@ -92,6 +75,21 @@ static inline uint64_t xlat__tlb_tag_block(const uint8_t *row, __m128i key)
     return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, key));
 }
 #endif
+
+/* As xlat__tlb_tag_match_swar (n a multiple of 16): SSE2, which every
+ * x86-64 host has, 16 bytes a compare. */
+static inline uint64_t xlat__tlb_tag_match(const uint8_t *row, uint32_t n, uint8_t tag)
+{
+#if defined(__SSE2__)
+    __m128i key = _mm_set1_epi8((char)tag);
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i += 16)
+        m |= xlat__tlb_tag_block(row + i, key) << i;
+    return m;
+#else
+    return xlat__tlb_tag_match_swar(row, n, tag);
+#endif
+}
 
 /* As xlat__tlb_tag_match for a whole row of a set of at most 64 ways (16,
  * 32, 48 or 64 bytes), without a loop: a row's length is the same at
@@ -118,6 +116,14 @@ static inline uint64_t xlat__tlb_tag_match_row(const uint8_t *row, uint32_t n, u
 #else
     return xlat__tlb_tag_match_swar(row, n, tag);
 #endif
+}
+
+/* The tags of a row of `stride` bytes from `at` on, 64 at most, equal to
+ * `tag`: a set wider than 64 ways is compared a chunk at a time. */
+static inline uint64_t xlat__tlb_tag_match_from(const uint8_t *row, uint32_t stride, uint32_t at,
+                                                uint8_t tag)
+{
+    return xlat__tlb_tag_match(row + at, stride - at < 64 ? stride - at : 64, tag);
 }
 
 #endif

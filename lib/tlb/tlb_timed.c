@@ -67,12 +67,13 @@ struct tlb_mshr {
 
 /* What a miss compares with each MSHR, kept apart from the rest of the
  * MSHR so that the scan of every MSHR (a refusal's whole work when they are
- * all busy) reads 16 bytes an MSHR rather than a line each. */
+ * all busy) reads 16 bytes an MSHR rather than a line each. Which MSHRs are
+ * busy is kept elsewhere: free_bits, or the index's free list. */
 struct tlb_mshr_key {
     uint64_t page;
     uint32_t pasid;
-    uint32_t busy;
 };
+_Static_assert(sizeof(struct tlb_mshr_key) == 16, "an MSHR's key is 16 bytes");
 
 struct tlb_timed {
     struct xlat__unit unit;   /* records: misses and stale hits; waiting senders */
@@ -637,7 +638,6 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
         index_drop(t->timed, t->cfg.mshrs, m->index);
     else
         t->timed->free_bits |= 1u << m->index;
-    t->timed->key[m->index].busy = 0;
     m->held = 0;
     t->timed->busy--;
     wake_senders(t); /* an MSHR is free again */
@@ -808,7 +808,6 @@ static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, ui
 {
     own_post(t, delay, forward_miss, m);
     struct tlb_mshr_key *k = &t->timed->key[m->index];
-    k->busy = 1;
     k->pasid = p->req.pasid;
     k->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
     if (mshr_indexed(t->cfg.mshrs))

@@ -55,7 +55,7 @@ struct tlb_way *xlat__tlb_find_wide(const xlat_tlb *t, uint32_t set, uint32_t pa
     uint32_t stride = xlat__tlb_tag_stride(t->ways);
     uint8_t tag = xlat__tlb_tag(vpn);
     for (uint32_t at = 0; at < stride; at += 64) {
-        uint64_t m = xlat__tlb_tag_match(row + at, stride - at < 64 ? stride - at : 64, tag);
+        uint64_t m = xlat__tlb_tag_match_from(row, stride, at, tag);
         struct tlb_way *w = xlat__tlb_find_candidates(base + at, m, pasid, vpn, shift);
         if (w)
             return w;
@@ -72,7 +72,7 @@ static uint32_t free_way(const xlat_tlb *t, uint32_t set)
         const uint8_t *row = xlat__tlb_tag_row(t, set);
         uint32_t stride = xlat__tlb_tag_stride(t->ways);
         for (uint32_t at = 0; at < stride; at += 64) {
-            uint64_t m = xlat__tlb_tag_match(row + at, stride - at < 64 ? stride - at : 64, 0);
+            uint64_t m = xlat__tlb_tag_match_from(row, stride, at, 0);
             if (m) {
                 uint32_t slot = at + (uint32_t)__builtin_ctzll(m);
                 return slot < t->ways ? slot : t->ways;
