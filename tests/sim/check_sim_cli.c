@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "testutil.h"
 
 #define SIM XLAT_TEST_SIM
@@ -152,8 +153,8 @@ static void keys_of(json_t *obj, char *buf, size_t len)
 
 START_TEST(json_keys_are_the_golden_list)
 {
-    char dir[] = "/tmp/xlat-sim-json-XXXXXX", cmd[512], out[8192], keys[1024];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char dir[64], cmd[512], out[8192], keys[1024];
+    scratch_make(dir, sizeof(dir), "xlat-sim-json");
     snprintf(cmd, sizeof(cmd),
              SIM " --preset least-tlb --requests 3000 --warmup 1000 --quiet --json %s/run.json", dir);
     ck_assert_int_eq(run_cmd(cmd, out, sizeof(out)), 0);
@@ -188,8 +189,7 @@ START_TEST(json_keys_are_the_golden_list)
                                                                        "iommu"), "inclusion")), "least");
     ck_assert_ptr_nonnull(json_object_get(json_object_get(root, "units"), "gpu0.cu0.l1"));
     json_decref(root);
-    unlink(cmd);
-    rmdir(dir);
+    scratch_remove(dir);
 }
 END_TEST
 
@@ -206,9 +206,9 @@ END_TEST
 
 START_TEST(compare_prints_one_table_and_csv_rows)
 {
-    char dir[] = "/tmp/xlat-sim-csv-XXXXXX", cmd[512], path[256];
+    char dir[64], cmd[512], path[256];
     static char out[16384];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    scratch_make(dir, sizeof(dir), "xlat-sim-csv");
     snprintf(path, sizeof(path), "%s/runs.csv", dir);
     snprintf(cmd, sizeof(cmd),
              SIM " compare --preset least-baseline --preset least-tlb --requests 2000 --csv %s", path);
@@ -226,8 +226,7 @@ START_TEST(compare_prints_one_table_and_csv_rows)
         rows++;
     fclose(f);
     ck_assert_int_eq(rows, 2);
-    unlink(path);
-    rmdir(dir);
+    scratch_remove(dir);
 }
 END_TEST
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sim.h"
+#include "scratch.h"
 #include "sim_config_tests.h"
 #include "testutil.h"
 
@@ -29,36 +30,9 @@
 
 static char dir[64];
 
-static void make_dir(void)
-{
-    snprintf(dir, sizeof(dir), "/tmp/xlat-sim-config-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void make_dir(void) { scratch_make(dir, sizeof(dir), "xlat-sim-config"); }
 
-/* The files the tests wrote, and their folder. */
-static void remove_dir(void)
-{
-    char path[128];
-    for (int i = 0; i < 64; i++) {
-        snprintf(path, sizeof(path), "%s/bad%d.ini", dir, i);
-        unlink(path);
-    }
-    snprintf(path, sizeof(path), "%s/good.ini", dir);
-    unlink(path);
-    rmdir(dir);
-}
-
-/* Writes `text` to dir/name; returns the path (static). */
-static const char *write_file(const char *name, const char *text)
-{
-    static char path[128];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
+static void remove_dir(void) { scratch_remove(dir); }
 
 static void get(const sim_config *c, const char *s, const char *k, const char *want)
 {
@@ -97,7 +71,7 @@ START_TEST(ini_errors)
     const struct bad_ini *b = &bad_ini[_i];
     char name[32], want[SIM_ERR_LEN];
     snprintf(name, sizeof(name), "bad%d.ini", _i);
-    const char *path = write_file(name, b->text);
+    const char *path = scratch_write(dir, name, b->text);
     snprintf(want, sizeof(want), "%s:%s", path, b->msg);
     sim_config c;
     sim_error err = {{0}};
@@ -122,7 +96,7 @@ END_TEST
 
 START_TEST(ini_good)
 {
-    const char *path = write_file("good.ini",
+    const char *path = scratch_write(dir, "good.ini",
                                   "# the least-TLB system, two GPUs\n"
                                   "[system]\ngpus = 2   ; inline comment\ncus=0x10\n"
                                   "[l1]\nrepl = PLRU\n[gmmu]\nenable = yes\nt1 = 0.9\n"

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "sweep.h"
 #include "testutil.h"
 
@@ -34,44 +35,6 @@ static const char small_spec[] =
     "y = cycles\n";
 
 static char dir[64];
-
-static void make_dir(void)
-{
-    snprintf(dir, sizeof(dir), "/tmp/xlat-sweep-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
-
-static void write_file(const char *name, const char *text)
-{
-    char path[128];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* The whole file (NUL-terminated; the caller frees), NULL when there is none. */
-static char *slurp(const char *name)
-{
-    char path[128];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return strdup(buf);
-}
 
 static bool exists(const char *name)
 {
@@ -139,19 +102,19 @@ static const char expected_runs_tsv[] =
 START_TEST(every_executor_gives_the_same_csv)
 {
     static char out[8192];
-    make_dir();
-    write_file("small.ini", small_spec);
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "small.ini", small_spec);
     ck_assert_int_eq(sim("sweep small.ini --out serial --executor serial", out, sizeof(out)), 0);
     ck_assert_int_eq(sim("sweep small.ini --out pool --executor pool --jobs 2", out, sizeof(out)), 0);
     ck_assert_ptr_nonnull(strstr(out, "8 runs, 2 at a time (pool)"));
-    char *serial = slurp("serial/sweep.csv"), *pool = slurp("pool/sweep.csv");
+    char *serial = scratch_read(dir, "serial/sweep.csv"), *pool = scratch_read(dir, "pool/sweep.csv");
     ck_assert_ptr_nonnull(serial);
     ck_assert_ptr_nonnull(pool);
     ck_assert_str_eq(serial, pool);
     if (sweep_have_gnu_parallel()) {
         ck_assert_int_eq(sim("sweep small.ini --out par --executor parallel --jobs 2", out,
                              sizeof(out)), 0);
-        char *par = slurp("par/sweep.csv");
+        char *par = scratch_read(dir, "par/sweep.csv");
         ck_assert_ptr_nonnull(par);
         ck_assert_str_eq(serial, par);
         free(par);
@@ -167,12 +130,12 @@ START_TEST(every_executor_gives_the_same_csv)
     ck_assert_str_eq(field, "7");
     csv_field(serial, 8, 2, field, sizeof(field));
     ck_assert_str_eq(field, "scatter-gather"); /* least-tlb's own workload */
-    char *tsv = slurp("pool/runs.tsv");
+    char *tsv = scratch_read(dir, "pool/runs.tsv");
     ck_assert_str_eq(tsv, expected_runs_tsv);
     ck_assert(exists("pool/runs/0007.json") && exists("pool/logs/0007.log"));
     ck_assert(exists("pool/cycles.dat") && exists("pool/cycles.gp"));
     free(serial), free(pool), free(tsv);
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 
@@ -181,8 +144,8 @@ END_TEST
 START_TEST(a_row_is_the_single_run_of_its_parameters)
 {
     static char out[8192];
-    make_dir();
-    write_file("small.ini", small_spec);
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "small.ini", small_spec);
     ck_assert_int_eq(sim("sweep small.ini --out s --executor pool", out, sizeof(out)), 0);
     ck_assert_int_eq(sim("--preset least-tlb --set l2.entries=512 --seed 2 --requests 2000 "
                          "--quiet --json one.json", out, sizeof(out)), 0);
@@ -191,7 +154,7 @@ START_TEST(a_row_is_the_single_run_of_its_parameters)
     json_t *one = json_load_file(path, 0, NULL);
     ck_assert_ptr_nonnull(one);
     json_t *sum = json_object_get(one, "summary");
-    char *csv = slurp("s/sweep.csv"), field[64], want[64];
+    char *csv = scratch_read(dir, "s/sweep.csv"), field[64], want[64];
     csv_field(csv, 8, csv_column(csv, "cycles"), field, sizeof(field));
     snprintf(want, sizeof(want), "%" JSON_INTEGER_FORMAT,
              json_integer_value(json_object_get(sum, "cycles")));
@@ -209,14 +172,14 @@ START_TEST(a_row_is_the_single_run_of_its_parameters)
     csv_field(csv, 7, csv_column(csv, "cycles"), c6, sizeof(c6));
     csv_field(csv, 8, csv_column(csv, "cycles"), c7, sizeof(c7));
     snprintf(mean, sizeof(mean), "%.9g", (strtod(c6, NULL) + strtod(c7, NULL)) / 2);
-    char *dat = slurp("s/cycles.dat");
+    char *dat = scratch_read(dir, "s/cycles.dat");
     ck_assert_int_eq(count_lines(dat), 3);
     ck_assert_int_eq(strncmp(dat, "l2.entries least-baseline least-tlb\n256 ", 40), 0);
     sscanf(strstr(dat, "\n512 "), "\n512 %*s %255s", line);
     ck_assert_str_eq(line, mean);
     json_decref(one);
     free(csv), free(dat);
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 
@@ -248,13 +211,13 @@ static const struct {
 START_TEST(bad_specs_exit_2_before_running)
 {
     static char out[8192];
-    make_dir();
-    write_file("bad.ini", bad_specs[_i].spec);
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "bad.ini", bad_specs[_i].spec);
     ck_assert_int_eq(sim("sweep bad.ini --out o", out, sizeof(out)), 2);
     ck_assert_msg(strstr(out, bad_specs[_i].message), "spec %d: expected \"%s\" in:\n%s", _i,
                   bad_specs[_i].message, out);
     ck_assert(!exists("o/runs.tsv"));
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 
@@ -274,12 +237,12 @@ static const struct {
 START_TEST(bad_command_lines_exit_2)
 {
     static char out[8192];
-    make_dir();
-    write_file("small.ini", small_spec);
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "small.ini", small_spec);
     ck_assert_int_eq(sim(bad_lines[_i].args, out, sizeof(out)), 2);
     ck_assert_msg(strstr(out, bad_lines[_i].message), "%s: expected \"%s\" in:\n%s",
                   bad_lines[_i].args, bad_lines[_i].message, out);
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 
@@ -288,8 +251,8 @@ END_TEST
 START_TEST(a_failing_run_is_named_and_fails_the_sweep)
 {
     static char out[8192];
-    make_dir();
-    write_file("fail.ini", "[sweep]\npresets = least-tlb\nrequests = 500\n[knobs]\n"
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "fail.ini", "[sweep]\npresets = least-tlb\nrequests = 500\n[knobs]\n"
                            "l2.ways = 8 3\n");
     ck_assert_int_eq(sim("sweep fail.ini --out o --executor pool --jobs 2", out, sizeof(out)), 1);
     ck_assert_ptr_nonnull(strstr(out, "run 1 (preset=least-tlb l2.ways=3) failed: exit status 2;"));
@@ -298,15 +261,15 @@ START_TEST(a_failing_run_is_named_and_fails_the_sweep)
     ck_assert(exists("o/runs/0000.json") && !exists("o/runs/0001.json"));
     ck_assert(!exists("o/sweep.csv"));
     ck_assert_int_eq(sim("sweep fail.ini --out o --run-index 1", out, sizeof(out)), 2);
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 
 START_TEST(a_missing_run_fails_the_merge)
 {
     static char out[8192];
-    make_dir();
-    write_file("small.ini", small_spec);
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "small.ini", small_spec);
     ck_assert_int_eq(sim("sweep small.ini --out o --executor pool", out, sizeof(out)), 0);
     ck_assert(exists("o/sweep.csv"));
     char path[128];
@@ -321,7 +284,7 @@ START_TEST(a_missing_run_fails_the_merge)
     ck_assert_int_eq(sim("sweep small.ini --out o --run-index 3", out, sizeof(out)), 0);
     ck_assert_int_eq(sim("sweep small.ini --out o --merge", out, sizeof(out)), 0);
     ck_assert(exists("o/sweep.csv"));
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 
@@ -330,25 +293,25 @@ END_TEST
 START_TEST(a_plot_of_no_metric_fails_the_merge)
 {
     static char out[8192];
-    make_dir();
-    write_file("py.ini", "[sweep]\npresets = least-tlb\nrequests = 500\n[knobs]\n"
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "py.ini", "[sweep]\npresets = least-tlb\nrequests = 500\n[knobs]\n"
                          "l2.entries = 256 512\n[plot p]\nx = l2.entries\ny = cycels\n");
     ck_assert_int_eq(sim("sweep py.ini --out o --executor serial", out, sizeof(out)), 1);
     ck_assert_ptr_nonnull(strstr(out, "[plot p] y = cycels is not a metric of sweep.csv"));
     ck_assert(exists("o/sweep.csv") && !exists("o/p.dat"));
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 
 START_TEST(slurm_executor_writes_the_array_and_the_merge)
 {
     static char out[8192];
-    make_dir();
-    write_file("small.ini", small_spec);
+    scratch_make(dir, sizeof(dir), "xlat-sweep");
+    scratch_write(dir, "small.ini", small_spec);
     ck_assert_int_eq(sim("sweep small.ini --out o --executor slurm", out, sizeof(out)), 0);
     ck_assert_ptr_nonnull(strstr(out, "8 runs; submit them with:"));
     ck_assert_ptr_nonnull(strstr(out, "sbatch --dependency=afterok:"));
-    char *array = slurp("o/sweep.sbatch"), *merge = slurp("o/merge.sbatch"), want[512];
+    char *array = scratch_read(dir, "o/sweep.sbatch"), *merge = scratch_read(dir, "o/merge.sbatch"), want[512];
     ck_assert_ptr_nonnull(strstr(array, "\n#SBATCH --array=0-7\n"));
     snprintf(want, sizeof(want), "exec '%s' sweep '%s/small.ini' --out '%s/o' --run-index "
              "\"$SLURM_ARRAY_TASK_ID\"\n", SIM, dir, dir);
@@ -358,7 +321,7 @@ START_TEST(slurm_executor_writes_the_array_and_the_merge)
     ck_assert_ptr_nonnull(strstr(merge, want));
     ck_assert(!exists("o/runs/0000.json")); /* nothing ran */
     free(array), free(merge);
-    remove_dir();
+    scratch_remove(dir);
 }
 END_TEST
 

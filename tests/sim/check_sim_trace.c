@@ -1,7 +1,6 @@
 /* xlat-sim's trace readers: text, its gzip and xz forms, the binary format
  * and Accel-Sim's .traceg, each read back to exact requests, and the exact
  * error message of each malformed input. */
-#include <dirent.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,47 +8,24 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "scratch.h"
 #include "testutil.h"
 #include "sim.h"
 #include "trace.h"
 
 #define MAX_REQS 4096
 
-static char dir[] = "/tmp/xlat-trace-XXXXXX";
+static char dir[64];
 static const sim_shape shape = {.gpus = 4, .cus = 8, .pasids = 1, .page_shift = 12};
 
 /* The folder is made and emptied in the parent, so a failing test (which
  * ends its forked child at once) leaves nothing behind either. */
-static void dir_setup(void)
-{
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void dir_setup(void) { scratch_make(dir, sizeof(dir), "xlat-trace"); }
 
-static void dir_teardown(void)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char p[512];
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-        unlink(p);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
+static void dir_teardown(void) { scratch_remove(dir); }
 
-/* A path in the folder; four buffers in turn, for calls that take several. */
-static const char *tmp(const char *name)
-{
-    static char buf[4][512];
-    static int next;
-    char *p = buf[next++ % 4];
-    snprintf(p, sizeof(buf[0]), "%s/%s", dir, name);
-    return p;
-}
+/* A path in the folder. */
+static const char *tmp(const char *name) { return scratch_path(dir, name); }
 
 static void put_file(const char *path, const void *data, size_t len)
 {

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "testutil.h"
 
 typedef struct logline {
@@ -24,16 +25,6 @@ typedef struct logline {
 } logline;
 
 static char dir[64];
-
-static void write_file(const char *name, const char *text)
-{
-    char path[128];
-    snprintf(path, sizeof(path), "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    fclose(f);
-}
 
 /* Runs xlat-sim with `args` (in dir) and reads its request log. */
 static int run_log(const char *args, logline *out, int max)
@@ -56,18 +47,9 @@ static int run_log(const char *args, logline *out, int max)
     return n;
 }
 
-static void setup(void)
-{
-    snprintf(dir, sizeof(dir), "/tmp/xlat-sim-walk-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-}
+static void setup(void) { scratch_make(dir, sizeof(dir), "xlat-sim-walk"); }
 
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+static void teardown(void) { scratch_remove(dir); }
 
 /* Figure 10's system: 4 GPUs, one-entry L2 TLBs (and L1s), a 4-entry IOMMU
  * TLB, a remote probe (100 cycles) faster than a walk (4 x 125). */
@@ -91,8 +73,8 @@ static const char fig10_trace[] =
 
 static void fig10(const char *inclusion, const char *const want[10])
 {
-    write_file("fig10.ini", fig10_ini);
-    write_file("fig10.txt", fig10_trace);
+    scratch_write(dir, "fig10.ini", fig10_ini);
+    scratch_write(dir, "fig10.txt", fig10_trace);
     char args[256];
     snprintf(args, sizeof(args), "--config fig10.ini --set iommu.inclusion=%s --trace fig10.txt",
              inclusion);
@@ -132,7 +114,7 @@ END_TEST
  * same local offset, in ~84 cycles (the note's estimate) instead of > 800. */
 START_TEST(fbarre_figure_12)
 {
-    write_file("fig12.txt", "0 0 0 1 0x10000000000 R\n0 1 0 1 0x10000001000 R\n");
+    scratch_write(dir, "fig12.txt", "0 0 0 1 0x10000000000 R\n0 1 0 1 0x10000001000 R\n");
     logline l[4];
     ck_assert_int_eq(run_log("--preset fbarre --set system.gpus=2 --set system.cus=1 "
                              "--set memory.map_chunk_pages=16 --set barre.interlv_gran=1 "
