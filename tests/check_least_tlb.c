@@ -7,6 +7,7 @@
 #include "least_fixture.h"
 
 #include <stdio.h>
+#include <xlat/experimental.h> /* xlat_iommu_tracked */
 
 static least_fixture f;
 
@@ -325,6 +326,49 @@ START_TEST(spill_into_the_requesters_set)
 }
 END_TEST
 
+/* The tracker of 130 GPUs (partitions in three 64-GPU words of its
+ * holding mask): an IOMMU miss finds the lowest GPU other than the
+ * requester whose partition holds the page, across the words; a partition
+ * emptied by a shootdown, or the whole tracker reset by a flush, is asked
+ * no more (no probe goes out). */
+static uint64_t remote_probes(void)
+{
+    xlat_iommu_stats st;
+    xlat_iommu_stats_get(f.iommu, &st, sizeof(st));
+    return st.remote_probes;
+}
+
+START_TEST(tracker_across_many_gpus)
+{
+    lf_build_gpus(&f, LF_MAX_GPUS, 2, 4, XLAT_INCL_LEAST, false, XLAT_SPILL_CUMULATIVE);
+    lf_preload_l2(&f, 129, 0x5);
+    ck_assert_str_eq(lf_access(&f, 0, 0x5), "REMOTE(129)");
+    lf_preload_l2(&f, 129, 0x6);
+    lf_preload_l2(&f, 70, 0x6);
+    ck_assert_str_eq(lf_access(&f, 1, 0x6), "REMOTE(70)");
+    lf_preload_l2(&f, 64, 0x7);
+    ck_assert_str_eq(lf_access(&f, 63, 0x7), "REMOTE(64)");
+    lf_preload_l2(&f, 63, 0x8);
+    ck_assert_str_eq(lf_access(&f, 64, 0x8), "REMOTE(63)");
+    ck_assert_uint_eq(remote_probes(), 4);
+    /* The page only GPU 129 holds leaves it: a request for it walks. */
+    ck_assert_int_eq(xlat_iommu_invalidate(f.iommu, 1, 0x5 << 12), 2); /* 129's, 0's */
+    ck_assert_str_eq(lf_access(&f, 2, 0x5), "WALK");
+    ck_assert_uint_eq(remote_probes(), 4);
+    /* A flush resets every partition, though the L2s keep their entries. */
+    lf_preload_l2(&f, 100, 0x9);
+    ck_assert(xlat_iommu_tracked(f.iommu, 100, 1, 0x9 << 12));
+    ck_assert_int_ge(xlat_iommu_flush(f.iommu), 0);
+    ck_assert(!xlat_iommu_tracked(f.iommu, 100, 1, 0x9 << 12));
+    ck_assert_str_eq(lf_access(&f, 0, 0x9), "WALK");
+    ck_assert_str_eq(lf_access(&f, 1, 0x7), "WALK");
+    ck_assert_uint_eq(remote_probes(), 4);
+    /* Tracking starts again from the fills after the flush. */
+    ck_assert_str_eq(lf_access(&f, 99, 0x9), "REMOTE(0)");
+    ck_assert_uint_eq(remote_probes(), 5);
+}
+END_TEST
+
 /* ---- a host-written L2 behind the IOMMU's L2 port ------------------------
  * Not an xlat_tlb: a fully associative LRU array of the host's, reached by
  * the IOMMU only through an xlat_l2_port (probes answered 100 cycles later
@@ -547,5 +591,6 @@ Suite *least_tlb_suite(void)
     tcase_add_test(tc, spill_metadata);
     tcase_add_test(tc, spill_into_the_requesters_set);
     tcase_add_test(tc, figure10_host_l2);
+    tcase_add_test(tc, tracker_across_many_gpus);
     return s;
 }

@@ -1,6 +1,7 @@
 #include "least_fixture.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <xlat/experimental.h> /* preloads and the papers' rules, outside the stable API */
 
 static xlat_tlb_entry page(uint64_t vpn)
@@ -30,7 +31,15 @@ static void make_l2(least_fixture *f, uint32_t g, uint32_t entries)
 void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xlat_incl incl,
               bool multi_app, xlat_spill_rx rx)
 {
+    lf_build_gpus(f, LF_GPUS, l2_entries, iommu_entries, incl, multi_app, rx);
+}
+
+void lf_build_gpus(least_fixture *f, uint32_t gpus, uint32_t l2_entries, uint32_t iommu_entries,
+                   xlat_incl incl, bool multi_app, xlat_spill_rx rx)
+{
+    ck_assert(gpus >= 1 && gpus <= LF_MAX_GPUS);
     memset(f, 0, sizeof(*f));
+    f->gpus = gpus;
     f->ctx = test_ctx(1, NULL);
     test_table(f->ctx, &f->mem, &f->pt);
     for (uint64_t vpn = 1; vpn <= 0x13; vpn++)
@@ -44,19 +53,20 @@ void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xla
     ic.walk = &wc;
     ic.tlb_entries = iommu_entries;
     ic.tlb_ways = iommu_entries;
+    ic.gpus = gpus;
     ic.inclusion = incl;
     ic.multi_app = multi_app;
     ic.spill_rx = rx;
     ic.remote_latency = 100;  /* a remote L2 answers before a 500-cycle walk */
     ic.tracker_fp_bits = 16;  /* no false positives in a walk-through */
     ck_assert_int_eq(xlat_iommu_create(f->ctx, &ic, &f->iommu), XLAT_OK);
-    for (uint32_t g = 0; g < LF_GPUS; g++)
+    for (uint32_t g = 0; g < gpus; g++)
         make_l2(f, g, l2_entries);
 }
 
 void lf_destroy(least_fixture *f)
 {
-    for (uint32_t g = 0; g < LF_GPUS; g++) /* upstream first: each L2 holds the IOMMU */
+    for (uint32_t g = 0; g < f->gpus; g++) /* upstream first: each L2 holds the IOMMU */
         ck_assert_int_eq(xlat_tlb_destroy(f->l2[g]), XLAT_OK);
     ck_assert_int_eq(xlat_iommu_destroy(f->iommu), XLAT_OK);
     ck_assert_int_eq(xlat_pagetable_destroy(f->pt), XLAT_OK);
@@ -90,7 +100,7 @@ const char *lf_access(least_fixture *f, uint32_t gpu, uint64_t vpn)
     if (!strcmp(who, "iommu"))
         return "IOMMU";
     if (!strncmp(who, "gpu", 3)) {
-        snprintf(out, sizeof(out), "REMOTE(%c)", who[3]);
+        snprintf(out, sizeof(out), "REMOTE(%lu)", strtoul(who + 3, NULL, 10));
         return out;
     }
     return "WALK";

@@ -8,13 +8,15 @@
 #include "testutil.h"
 
 #define LF_GPUS 4
+#define LF_MAX_GPUS 130 /* the tracker's GPUs in three words of 64 */
 
 typedef struct least_fixture {
     xlat_ctx *ctx;
     xlat_physmem *mem;
     xlat_pagetable *pt;
     xlat_iommu *iommu;
-    xlat_tlb *l2[LF_GPUS];
+    uint32_t gpus;
+    xlat_tlb *l2[LF_MAX_GPUS];
     xlat_resp last;
     int answers;
 } least_fixture;
@@ -23,9 +25,12 @@ typedef struct least_fixture {
  * spill receiver rule `rx`. */
 void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xlat_incl incl,
               bool multi_app, xlat_spill_rx rx);
+/* The same with `gpus` GPUs (1..LF_MAX_GPUS). */
+void lf_build_gpus(least_fixture *f, uint32_t gpus, uint32_t l2_entries, uint32_t iommu_entries,
+                   xlat_incl incl, bool multi_app, xlat_spill_rx rx);
 void lf_destroy(least_fixture *f);
 /* Sends GPU g's request for virtual page `vpn` and runs until answered;
- * returns who answered: "L2", "IOMMU", "REMOTE(g)" or "WALK". */
+ * returns who answered: "L2", "IOMMU", "REMOTE(g)" (g the remote GPU) or "WALK". */
 const char *lf_access(least_fixture *f, uint32_t gpu, uint64_t vpn);
 /* The pages of a TLB, LRU to MRU, as "0x1 0x2"; spilled guests get '*'. */
 const char *lf_contents(least_fixture *f, xlat_tlb *t, char *buf, size_t n);

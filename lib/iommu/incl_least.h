@@ -47,6 +47,10 @@ struct least {
     uint64_t *occupancy;               /* IOMMU TLB entries by source GPU */
     uint32_t (*tracker_sizes)[64];     /* its keys by page shift */
     uint32_t chain;                    /* spills behind the L2 insert in progress */
+    /* GPUs whose partition holds a key (tracker_shifts not 0), a bit each:
+     * a lookup asks those alone, so its cost follows the partitions in
+     * use, not the GPUs. */
+    uint64_t holding[INCL_MAX_GPUS / 64];
     uint64_t tail[];                   /* the per-GPU arrays, in that order */
 };
 

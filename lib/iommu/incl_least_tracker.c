@@ -99,6 +99,10 @@ static void count_size(struct least *s, uint32_t gpu, uint8_t shift, int by)
         s->tracker_shifts[gpu] |= 1ull << shift;
     else
         s->tracker_shifts[gpu] &= ~(1ull << shift);
+    if (s->tracker_shifts[gpu])
+        s->holding[gpu / 64] |= 1ull << (gpu % 64);
+    else
+        s->holding[gpu / 64] &= ~(1ull << (gpu % 64));
 }
 
 void xlat__tracker_add(struct least *s, uint32_t gpu, const xlat_tlb_entry *e)
@@ -170,9 +174,13 @@ int xlat__tracker_find(const struct least *s, uint32_t pasid, uint64_t vaddr, ui
 {
     struct lookup l;
     lookup_init(&l, pasid, vaddr);
-    for (uint32_t g = 0; g < s->gpus; g++)
-        if (g != except && s->tracker[g] && s->tracker_shifts[g] && partition_match(s, g, &l))
-            return (int)g;
+    for (uint32_t word = 0; word * 64 < s->gpus; word++) {
+        for (uint64_t left = s->holding[word]; left; left &= left - 1) {
+            uint32_t g = word * 64 + (uint32_t)__builtin_ctzll(left);
+            if (g != except && partition_match(s, g, &l))
+                return (int)g;
+        }
+    }
     return -1;
 }
 
@@ -195,6 +203,7 @@ void xlat__tracker_reset(struct least *s)
         s->set->clear(s->tracker[g]);
     memset(s->tracker_sizes, 0, s->gpus * sizeof(*s->tracker_sizes));
     memset(s->tracker_shifts, 0, s->gpus * sizeof(*s->tracker_shifts));
+    memset(s->holding, 0, sizeof(s->holding));
 }
 
 bool xlat__tracker_holds(const struct least *s, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
