@@ -890,28 +890,62 @@ static __attribute__((noinline)) int accept_miss(xlat_tlb *t, const xlat_req *re
 
 /* ---- the unit's calls ------------------------------------------------ */
 
-int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+/* A request a port took: a hit or a miss. Out of line, so that a refused
+ * call (a busy host offers one every cycle) saves none of the registers
+ * the lookup needs. */
+static __attribute__((noinline)) int look_up(xlat_tlb *t, const xlat_req *req, xlat_done_fn done,
+                                             void *user)
+{
+    struct tlb_way *w = xlat__tlb_find(t, req->pasid, req->vaddr, 0);
+    /* Each counts the access and the port when it accepts. */
+    return w ? accept_hit(t, w, req, done, user) : accept_miss(t, req, done, user);
+}
+
+/* Why xlat_tlb_translate() cannot take the call at all. Out of line, as
+ * refuse() is, so that the refusals of a busy port keep no register. */
+static __attribute__((noinline, cold)) int bad_call(xlat_tlb *t, const xlat_req *req,
+                                                    xlat_done_fn done)
 {
     if (!t || !req || !done)
         return xlat__fail(t ? t->ctx : NULL, XLAT_ERR_INVAL, "xlat_tlb_translate: NULL %s",
                           !t ? "tlb" : !req ? "req" : "done");
     if ((unsigned)req->access > XLAT_ACCESS_ATOMIC)
         return xlat__req_check(t->ctx, req, "xlat_tlb_translate");
+    return xlat__fail(t->ctx, XLAT_ERR_STATE,
+                      "tlb %s: not a timed unit yet: call xlat_tlb_set_next() (NULL for no "
+                      "next level) or xlat_tlb_get_target() first", t->name);
+}
+
+/* A port of `cycle` (of the TLB's clock: ports are per cycle of it) for
+ * the request, or a refusal. */
+static inline int take_port(xlat_tlb *t, uint64_t cycle, const xlat_req *req, xlat_done_fn done,
+                            void *user)
+{
     struct tlb_timed *tm = t->timed;
-    if (!tm)
-        return xlat__fail(t->ctx, XLAT_ERR_STATE,
-                          "tlb %s: not a timed unit yet: call xlat_tlb_set_next() (NULL for no "
-                          "next level) or xlat_tlb_get_target() first", t->name);
-    uint64_t cycle = xlat__unit_cycle(&tm->unit); /* ports are per cycle of the TLB's clock */
     if (tm->port_cycle != cycle) {
         tm->port_cycle = cycle;
         tm->port_used = 0;
     }
     if (tm->port_used >= t->cfg.ports)
         return refuse(t, "every port is used this cycle");
-    struct tlb_way *w = xlat__tlb_find(t, req->pasid, req->vaddr, 0);
-    /* Each counts the access and the port when it accepts. */
-    return w ? accept_hit(t, w, req, done, user) : accept_miss(t, req, done, user);
+    return look_up(t, req, done, user);
+}
+
+/* A TLB on a clock of its own: its cycle is worked out first. */
+static __attribute__((noinline)) int take_scaled_port(xlat_tlb *t, const xlat_req *req,
+                                                      xlat_done_fn done, void *user)
+{
+    return take_port(t, xlat__unit_cycle(&t->timed->unit), req, done, user);
+}
+
+int xlat_tlb_translate(xlat_tlb *t, const xlat_req *req, xlat_done_fn done, void *user)
+{
+    if (__builtin_expect(!t || !req || !done || (unsigned)req->access > XLAT_ACCESS_ATOMIC ||
+                             !t->timed, 0))
+        return bad_call(t, req, done);
+    if (__builtin_expect(t->timed->unit.clock.scaled, 0))
+        return take_scaled_port(t, req, done, user);
+    return take_port(t, t->ctx->now, req, done, user);
 }
 
 static int target_translate(void *unit, const xlat_req *req, xlat_done_fn done, void *user)
