@@ -62,26 +62,27 @@ static int check_config(xlat_ctx *ctx, const xlat_tlb_config *c)
     return XLAT_OK;
 }
 
-/* Allocates ways (with their tags) and replacement state for `sets`
- * sets; zeroed = invalid. */
-static int alloc_arrays(xlat_tlb *t, uint32_t sets, struct tlb_way **way, uint64_t **state)
+int xlat__tlb_arrays_alloc(xlat_tlb *t, uint32_t sets, struct tlb_way **way, uint64_t **state)
 {
-    size_t bytes = xlat__tlb_way_bytes(sets, t->ways);
-    *way = xlat__calloc(t->ctx, 1, bytes);
+    *way = xlat__calloc(t->ctx, 1, xlat__tlb_way_bytes(sets, t->ways));
     *state = xlat__calloc(t->ctx, (size_t)sets * t->repl_words, sizeof(**state));
     if (*way && *state)
         return XLAT_OK;
-    xlat__free(t->ctx, *way, bytes);
-    xlat__free(t->ctx, *state, (size_t)sets * t->repl_words * sizeof(**state));
+    xlat__tlb_arrays_free(t, sets, *way, *state);
     *way = NULL;
     *state = NULL;
     return XLAT_ERR_NOMEM;
 }
 
+void xlat__tlb_arrays_free(xlat_tlb *t, uint32_t sets, struct tlb_way *way, uint64_t *state)
+{
+    xlat__free(t->ctx, way, xlat__tlb_way_bytes(sets, t->ways));
+    xlat__free(t->ctx, state, (size_t)sets * t->repl_words * sizeof(*state));
+}
+
 static void free_arrays(xlat_tlb *t)
 {
-    xlat__free(t->ctx, t->way, xlat__tlb_way_bytes(t->sets, t->ways));
-    xlat__free(t->ctx, t->repl_state, (size_t)t->sets * t->repl_words * sizeof(uint64_t));
+    xlat__tlb_arrays_free(t, t->sets, t->way, t->repl_state);
     t->way = NULL;
     t->tag = NULL;
     t->repl_state = NULL;
@@ -101,7 +102,7 @@ static int init_storage(xlat_tlb *t)
         xlat__tlb_set_geometry(t, t->cfg.entries / t->cfg.ways);
     }
     t->repl_words = t->repl->state_words(t->ways);
-    int rc = alloc_arrays(t, t->sets, &t->way, &t->repl_state);
+    int rc = xlat__tlb_arrays_alloc(t, t->sets, &t->way, &t->repl_state);
     t->tag = t->way ? xlat__tlb_tags_after(t->way, t->sets, t->ways) : NULL;
     return rc;
 }

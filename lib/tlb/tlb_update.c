@@ -114,23 +114,19 @@ static int rehash_into(xlat_tlb *t, struct tlb_way *way, uint32_t sets)
 static int grow(xlat_tlb *t)
 {
     for (uint64_t sets = (uint64_t)t->sets * 2; sets <= UINT32_MAX / 2; sets *= 2) {
-        size_t bytes = xlat__tlb_way_bytes((uint32_t)sets, t->ways);
-        size_t state_n = (size_t)sets * t->repl_words;
-        struct tlb_way *way = xlat__calloc(t->ctx, 1, bytes);
-        uint64_t *state = xlat__calloc(t->ctx, state_n, sizeof(*state));
-        if (way && state && rehash_into(t, way, (uint32_t)sets)) {
-            xlat__free(t->ctx, t->way, xlat__tlb_way_bytes(t->sets, t->ways));
-            xlat__free(t->ctx, t->repl_state, (size_t)t->sets * t->repl_words * sizeof(*state));
+        struct tlb_way *way;
+        uint64_t *state;
+        if (xlat__tlb_arrays_alloc(t, (uint32_t)sets, &way, &state) != XLAT_OK)
+            break;
+        if (rehash_into(t, way, (uint32_t)sets)) {
+            xlat__tlb_arrays_free(t, t->sets, t->way, t->repl_state);
             t->way = way;
             t->tag = xlat__tlb_tags_after(way, (uint32_t)sets, t->ways);
             t->repl_state = state;
             xlat__tlb_set_geometry(t, (uint32_t)sets);
             return XLAT_OK;
         }
-        xlat__free(t->ctx, way, bytes);
-        xlat__free(t->ctx, state, state_n * sizeof(*state));
-        if (!way || !state)
-            break;
+        xlat__tlb_arrays_free(t, (uint32_t)sets, way, state);
     }
     return xlat__fail(t->ctx, XLAT_ERR_NOMEM, "tlb %s: cannot grow beyond %u sets", t->name,
                       t->sets);
