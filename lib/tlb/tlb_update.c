@@ -168,11 +168,17 @@ static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
 static uint32_t scan_set(const xlat_tlb *t, const xlat_tlb_entry *e, uint32_t set,
                          uint32_t *free_slot)
 {
-    const struct tlb_way *w = xlat__tlb_find_in_set(t, set, e->pasid, e->vpn, e->page_shift);
-    if (w)
-        return (uint32_t)(w - (t->way + (size_t)set * t->ways));
+    /* No entry of e's page size anywhere: none can match, and the set's
+     * ways need not be read for it (a TLB that a host's caches do not hold,
+     * one L1 of thousands, reads its set once instead of twice). */
+    if (t->shift_count[e->page_shift]) {
+        const struct tlb_way *w =
+            xlat__tlb_find_in_set(t, set, e->pasid, e->vpn, e->page_shift);
+        if (w)
+            return (uint32_t)(w - (t->way + (size_t)set * t->ways));
+    }
     bool full = t->count == (size_t)t->sets * t->ways;
-    *free_slot = full ? t->ways : free_way(t, set);
+    *free_slot = full ? t->ways : t->count == 0 ? 0 : free_way(t, set);
     return t->ways;
 }
 
