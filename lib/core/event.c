@@ -550,7 +550,10 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
     ctx->in_advance = 1;
     for (;;) {
         fire_ready(w); /* what is due at ctx->now */
-        if (w->pending == 0)
+        /* At the target nothing else is due: the wheel holds only later
+         * cycles (a post for the current one goes to the ready queue), so
+         * a tick, or an advance to the next event, does not look again. */
+        if (w->pending == 0 || ctx->now == target)
             break;
         uint64_t next = wheel_next(w);
         if (next > target)
