@@ -3,7 +3,10 @@
  * same answers, merges and refusals either way, a page with two MSHRs
  * (one opened before an invalidation, one after) must free the right one,
  * and every MSHR must be usable again afterwards. Each test runs for 31
- * MSHRs (scanned) and for 32, 64 and 100 (indexed). */
+ * MSHRs (scanned) and for 32, 64 and 100 (indexed); the scan, which reads
+ * a key only where its tag byte matches, is run against a model of the
+ * busy keys for every way it compares tags (1 to 3 MSHRs one by one, 4 to
+ * 16 in one block of 16, 17 to 31 in two). */
 #include "testutil.h"
 
 #define MAX_DONE 512
@@ -174,6 +177,56 @@ START_TEST(an_invalidated_page_gets_a_second_mshr)
 }
 END_TEST
 
+static const uint32_t scanned_counts[] = {1, 2, 3, 4, 5, 8, 15, 16, 17, 31, 32};
+
+/* Whether (pasid, page) is the key of one of the first `mshrs` burst
+ * pages: the model of what the busy MSHRs hold. */
+static bool busy_key(uint32_t mshrs, uint32_t pasid, uint64_t page)
+{
+    for (uint32_t i = 0; i < mshrs; i++)
+        if (burst_page(i) == page && burst_pasid(i) == pasid)
+            return true;
+    return false;
+}
+
+/* With every MSHR busy, a miss merges exactly when its key is busy, and is
+ * refused otherwise: over a thousand random keys (about n/255 of them share
+ * a busy MSHR's 8-bit tag without its key), each busy page in the other
+ * address space, and each busy key itself, once. */
+START_TEST(a_full_scan_merges_only_busy_keys)
+{
+    uint32_t mshrs = scanned_counts[_i];
+    build(mshrs);
+    for (uint32_t i = 0; i < mshrs; i++)
+        ck_assert_int_eq(send(i, burst_pasid(i), burst_page(i)), XLAT_OK);
+    uint64_t state = mshrs, id = mshrs, merged = 0, refused = 0;
+    for (uint32_t k = 0; k < 1000 + 2 * mshrs; k++) {
+        uint32_t pasid = 1 + (uint32_t)(test_rand(&state) & 1);
+        uint64_t page = test_rand(&state) >> 28;
+        if (k >= 1000) { /* the busy pages, in the other space, then their own */
+            uint32_t i = (k - 1000) % mshrs;
+            page = burst_page(i);
+            pasid = k < 1000 + mshrs ? 3 - burst_pasid(i) : burst_pasid(i);
+        }
+        bool merges = busy_key(mshrs, pasid, page);
+        run_until(1 + k / 20); /* all before the burst completes (cycle 101) */
+        int rc = send(id++, pasid, page);
+        ck_assert_int_eq(rc, merges ? XLAT_OK : XLAT_ERR_AGAIN);
+        if (!merges)
+            ck_assert_str_eq(xlat_ctx_errmsg(h.ctx), "tlb tlb: every MSHR is busy");
+        merged += merges;
+        refused += !merges;
+    }
+    ck_assert_uint_eq(merged, mshrs);
+    ck_assert_uint_eq(stats().mshr_merges, merged);
+    ck_assert_uint_eq(stats().refusals, refused);
+    run_until(2000);
+    ck_assert_int_eq(h.n, (int)(mshrs + merged));
+    ck_assert_uint_eq(xlat_tlb_mshrs_busy(h.tlb), 0);
+    teardown();
+}
+END_TEST
+
 Suite *tlb_mshr_index_suite(void)
 {
     Suite *s = suite_create("tlb_mshr_index");
@@ -181,6 +234,8 @@ Suite *tlb_mshr_index_suite(void)
     int counts = (int)(sizeof(mshr_counts) / sizeof(mshr_counts[0]));
     tcase_add_loop_test(tc, every_mshr_is_taken_refused_and_taken_again, 0, counts);
     tcase_add_loop_test(tc, an_invalidated_page_gets_a_second_mshr, 0, counts);
+    int scanned = (int)(sizeof(scanned_counts) / sizeof(scanned_counts[0]));
+    tcase_add_loop_test(tc, a_full_scan_merges_only_busy_keys, 0, scanned);
     suite_add_tcase(s, tc);
     return s;
 }

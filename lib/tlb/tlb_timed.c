@@ -65,21 +65,21 @@ struct tlb_mshr {
     struct tlb_mshr *blocked_next; /* in the queue of forwards the next level refused */
 };
 
-/* What a miss compares with each MSHR, kept apart from the rest of the
- * MSHR so that the scan of every MSHR (a refusal's whole work when they are
- * all busy) reads 16 bytes an MSHR rather than a line each. Which MSHRs are
- * busy is kept elsewhere: free_bits, or the index's free list. */
-struct tlb_mshr_key {
-    uint64_t page;
-    uint32_t pasid;
-};
-_Static_assert(sizeof(struct tlb_mshr_key) == 16, "an MSHR's key is 16 bytes");
+/* What a miss compares with each MSHR is kept apart from the rest of the
+ * MSHR, in 16 bytes an MSHR after them (MSHR_KEY_BYTES): first every
+ * MSHR's page, then every PASID, then a tag byte each (a hash of both, 0
+ * while the MSHR is free; the bytes after the last tag stay 0). A scan of
+ * the MSHRs (a refusal's whole work when they are all busy) compares the
+ * tags 16 at once and reads a key only where its tag matches. Which MSHRs
+ * are busy is kept elsewhere too: free_bits, or the index's free list. */
+#define MSHR_KEY_BYTES 16
+_Static_assert(sizeof(uint64_t) + sizeof(uint32_t) + 1 <= MSHR_KEY_BYTES, "a key fits");
 
 struct tlb_timed {
     struct xlat__unit unit;   /* records: misses and stale hits; waiting senders */
     xlat_tlb *tlb;
     struct tlb_mshr *mshr;
-    struct tlb_mshr_key *key; /* in the same allocation as mshr, after it */
+    uint64_t *key_page;       /* the keys, in the same allocation as mshr, after it */
     uint32_t busy;
     uint32_t mshr_targets;    /* requests one MSHR holds at most */
     xlat_target next;
@@ -140,15 +140,32 @@ static inline uint64_t index_buckets(uint32_t n)
 /* The MSHRs, their keys and, when indexed, the index. */
 static size_t mshr_bytes(uint32_t n)
 {
-    size_t bytes = (size_t)n * (sizeof(struct tlb_mshr) + sizeof(struct tlb_mshr_key));
+    size_t bytes = (size_t)n * (sizeof(struct tlb_mshr) + MSHR_KEY_BYTES);
     if (mshr_indexed(n))
         bytes += ((size_t)n + index_buckets(n)) * sizeof(uint32_t);
     return bytes;
 }
 
+/* The PASIDs and the tags of the MSHRs' keys (the pages are key_page). */
+static inline uint32_t *key_pasid(const struct tlb_timed *tm, uint32_t n)
+{
+    return (uint32_t *)(tm->key_page + n);
+}
+
+static inline uint8_t *key_tag(const struct tlb_timed *tm, uint32_t n)
+{
+    return (uint8_t *)(key_pasid(tm, n) + n);
+}
+
+/* The tag of a miss on (pasid, page): never 0, the mark of a free MSHR. */
+static inline uint8_t key_tag_of(uint32_t pasid, uint64_t page)
+{
+    return xlat__tlb_tag(page ^ (uint64_t)pasid << 40);
+}
+
 static inline uint32_t *index_next(const struct tlb_timed *tm, uint32_t n)
 {
-    return (uint32_t *)(tm->key + n);
+    return (uint32_t *)((char *)tm->key_page + (size_t)n * MSHR_KEY_BYTES);
 }
 
 static inline uint32_t *index_head(const struct tlb_timed *tm, uint32_t n)
@@ -177,7 +194,7 @@ static void index_init(struct tlb_timed *tm, uint32_t n)
 static __attribute__((noinline)) void index_take(struct tlb_timed *tm, uint32_t n, uint32_t i)
 {
     uint32_t *next = index_next(tm, n);
-    uint32_t *head = &index_head(tm, n)[bucket_of(n, tm->key[i].pasid, tm->key[i].page)];
+    uint32_t *head = &index_head(tm, n)[bucket_of(n, key_pasid(tm, n)[i], tm->key_page[i])];
     tm->free_top = next[i];
     next[i] = *head;
     *head = i + 1;
@@ -187,7 +204,7 @@ static __attribute__((noinline)) void index_take(struct tlb_timed *tm, uint32_t 
 static __attribute__((noinline)) void index_drop(struct tlb_timed *tm, uint32_t n, uint32_t i)
 {
     uint32_t *next = index_next(tm, n);
-    uint32_t *link = &index_head(tm, n)[bucket_of(n, tm->key[i].pasid, tm->key[i].page)];
+    uint32_t *link = &index_head(tm, n)[bucket_of(n, key_pasid(tm, n)[i], tm->key_page[i])];
     while (*link != i + 1)
         link = &next[*link - 1];
     *link = next[i];
@@ -273,7 +290,7 @@ static int timed_init(xlat_tlb *t, struct tlb_timed *tm)
     tm->mshr = xlat__alloc(t->ctx, mshr_bytes(t->cfg.mshrs));
     if (!tm->hit || !tm->mshr)
         return XLAT_ERR_NOMEM;
-    tm->key = (struct tlb_mshr_key *)(tm->mshr + t->cfg.mshrs);
+    tm->key_page = (uint64_t *)(tm->mshr + t->cfg.mshrs);
     if (mshr_indexed(t->cfg.mshrs))
         index_init(tm, t->cfg.mshrs);
     else
@@ -638,6 +655,7 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
         index_drop(t->timed, t->cfg.mshrs, m->index);
     else
         t->timed->free_bits |= 1u << m->index;
+    key_tag(t->timed, t->cfg.mshrs)[m->index] = 0;
     m->held = 0;
     t->timed->busy--;
     wake_senders(t); /* an MSHR is free again */
@@ -750,15 +768,15 @@ static void forward_miss(void *arg)
         wait_blocked(t);
 }
 
-/* Does busy MSHR key `k`, of MSHR `m`, take a new miss on (pasid, page)?
- * A miss outstanding across an invalidation is not joined, so that nothing
+/* Does busy MSHR `i` take a new miss on (pasid, page)? A miss
+ * outstanding across an invalidation is not joined, so that nothing
  * accepted after the invalidation is answered from a walk that began
  * before it. */
-static bool mshr_takes(const struct tlb_timed *tm, const struct tlb_mshr_key *k,
-                       const struct tlb_mshr *m, uint32_t pasid, uint64_t page)
+static bool mshr_takes(const struct tlb_timed *tm, uint32_t n, uint32_t i, uint32_t pasid,
+                       uint64_t page)
 {
-    return k->page == page && k->pasid == pasid &&
-           !invalidated_since(tm, m->inval_seq, pasid, page << MSHR_PAGE_SHIFT, 0);
+    return tm->key_page[i] == page && key_pasid(tm, n)[i] == pasid &&
+           !invalidated_since(tm, tm->mshr[i].inval_seq, pasid, page << MSHR_PAGE_SHIFT, 0);
 }
 
 /* The MSHR a new miss on (pasid, page) joins, through the index (see
@@ -769,7 +787,7 @@ static struct tlb_mshr *find_indexed(struct tlb_timed *tm, uint32_t n, uint32_t 
 {
     const uint32_t *next = index_next(tm, n);
     for (uint32_t i = index_head(tm, n)[bucket_of(n, pasid, page)]; i; i = next[i - 1])
-        if (mshr_takes(tm, &tm->key[i - 1], &tm->mshr[i - 1], pasid, page))
+        if (mshr_takes(tm, n, i - 1, pasid, page))
             return &tm->mshr[i - 1];
     *free_one = tm->free_top ? &tm->mshr[tm->free_top - 1] : NULL;
     return NULL;
@@ -777,25 +795,38 @@ static struct tlb_mshr *find_indexed(struct tlb_timed *tm, uint32_t n, uint32_t 
 
 _Static_assert(MSHR_INDEX_MIN <= 32, "free_bits has a bit for every scanned MSHR");
 
+/* Bit i set when MSHR i (of fewer than MSHR_INDEX_MIN) is busy with a key
+ * of tag `tag`. From 4 MSHRs on, the tags are compared in blocks of 16
+ * (the padding after the last tag is 0, and the key area holds 4n bytes
+ * of tags and padding, a block's worth); below, one by one. */
+static inline uint32_t tag_candidates(const struct tlb_timed *tm, uint32_t n, uint8_t tag)
+{
+    const uint8_t *tags = key_tag(tm, n);
+    if (n < 4) {
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++)
+            m |= (uint32_t)(tags[i] == tag) << i;
+        return m;
+    }
+    _Static_assert(MSHR_KEY_BYTES - sizeof(uint64_t) - sizeof(uint32_t) == 4, "4n tag bytes");
+    return (uint32_t)xlat__tlb_tag_match(tags, (n + 15) & ~15u, tag);
+}
+
 /* The MSHR a new miss on (pasid, page) joins, if any (see mshr_takes()),
  * and in *free_one a free MSHR (the lowest; the caller reads it only when
- * no MSHR takes the miss). Fewer than MSHR_INDEX_MIN MSHRs are scanned:
- * every key compared into a mask, with no branch on what it holds (which
- * MSHRs are busy changes with every miss, and a branch on it was
- * mispredicted about twice a miss), then the busy MSHRs of the page,
- * lowest first (usually none or one); the free ones are free_bits. */
+ * no MSHR takes the miss). Fewer than MSHR_INDEX_MIN MSHRs are scanned
+ * through their tags (usually no key, or the one of the page, is read);
+ * the free ones are free_bits. */
 static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pasid,
                                   uint64_t page, struct tlb_mshr **free_one)
 {
     *free_one = NULL;
     if (mshr_indexed(n))
         return find_indexed(tm, n, pasid, page, free_one);
-    uint32_t page_mask = 0;
-    for (uint32_t i = 0; i < n; i++)
-        page_mask |= (uint32_t)((tm->key[i].page == page) & (tm->key[i].pasid == pasid)) << i;
-    for (page_mask &= ~tm->free_bits; page_mask; page_mask &= page_mask - 1) {
-        uint32_t i = (uint32_t)__builtin_ctz(page_mask);
-        if (mshr_takes(tm, &tm->key[i], &tm->mshr[i], pasid, page))
+    uint32_t busy_tagged = tag_candidates(tm, n, key_tag_of(pasid, page)) & ~tm->free_bits;
+    for (; busy_tagged; busy_tagged &= busy_tagged - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(busy_tagged);
+        if (mshr_takes(tm, n, i, pasid, page))
             return &tm->mshr[i];
     }
     if (tm->free_bits)
@@ -807,9 +838,11 @@ static struct tlb_mshr *find_mshr(struct tlb_timed *tm, uint32_t n, uint32_t pas
 static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, uint32_t delay)
 {
     own_post(t, delay, forward_miss, m);
-    struct tlb_mshr_key *k = &t->timed->key[m->index];
-    k->pasid = p->req.pasid;
-    k->page = p->req.vaddr >> MSHR_PAGE_SHIFT;
+    uint32_t n = t->cfg.mshrs;
+    uint64_t page = p->req.vaddr >> MSHR_PAGE_SHIFT;
+    t->timed->key_page[m->index] = page;
+    key_pasid(t->timed, n)[m->index] = p->req.pasid;
+    key_tag(t->timed, n)[m->index] = key_tag_of(p->req.pasid, page);
     if (mshr_indexed(t->cfg.mshrs))
         index_take(t->timed, t->cfg.mshrs, m->index);
     else
