@@ -291,15 +291,15 @@ static inline void xlat__tlb_set_geometry(xlat_tlb *t, uint32_t sets)
     t->set_mask = xlat__is_pow2(sets) ? sets - 1 : UINT64_MAX;
 }
 
-/* The timed unit (tlb_timed.c): allocated by the calls that may allocate
- * (xlat_tlb_set_next, xlat_tlb_target), so that a TLB used only as a
- * structure pays nothing for it. */
 /* The ways (with their tags, tlb_tag.h) and replacement state of `sets`
  * sets, zeroed (every way invalid): at create and when an unbounded TLB
  * grows (tlb.c). On failure both are NULL and nothing is held. */
 int xlat__tlb_arrays_alloc(xlat_tlb *t, uint32_t sets, struct tlb_way **way, uint64_t **state);
 void xlat__tlb_arrays_free(xlat_tlb *t, uint32_t sets, struct tlb_way *way, uint64_t *state);
 
+/* The timed unit (tlb_timed.c): allocated by the calls that may allocate
+ * (xlat_tlb_set_next, xlat_tlb_target), so that a TLB used only as a
+ * structure pays nothing for it. */
 int xlat__tlb_timed_ensure(xlat_tlb *t);
 void xlat__tlb_timed_release(xlat_tlb *t);
 size_t xlat__tlb_timed_bytes(const xlat_tlb *t);

@@ -73,7 +73,8 @@ struct tlb_mshr {
  * tags 16 at once and reads a key only where its tag matches. Which MSHRs
  * are busy is kept elsewhere too: free_bits, or the index's free list. */
 #define MSHR_KEY_BYTES 16
-_Static_assert(sizeof(uint64_t) + sizeof(uint32_t) + 1 <= MSHR_KEY_BYTES, "a key fits");
+_Static_assert(MSHR_KEY_BYTES - sizeof(uint64_t) - sizeof(uint32_t) == 4,
+               "4 bytes of tag and padding an MSHR: a block of 16 tags from 4 MSHRs on");
 
 struct tlb_timed {
     struct xlat__unit unit;   /* records: misses and stale hits; waiting senders */
@@ -808,7 +809,6 @@ static inline uint32_t tag_candidates(const struct tlb_timed *tm, uint32_t n, ui
             m |= (uint32_t)(tags[i] == tag) << i;
         return m;
     }
-    _Static_assert(MSHR_KEY_BYTES - sizeof(uint64_t) - sizeof(uint32_t) == 4, "4n tag bytes");
     return (uint32_t)xlat__tlb_tag_match(tags, (n + 15) & ~15u, tag);
 }
 
@@ -843,8 +843,8 @@ static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, ui
     t->timed->key_page[m->index] = page;
     key_pasid(t->timed, n)[m->index] = p->req.pasid;
     key_tag(t->timed, n)[m->index] = key_tag_of(p->req.pasid, page);
-    if (mshr_indexed(t->cfg.mshrs))
-        index_take(t->timed, t->cfg.mshrs, m->index);
+    if (mshr_indexed(n))
+        index_take(t->timed, n, m->index);
     else
         t->timed->free_bits &= ~(1u << m->index);
     m->inval_seq = t->timed->inval_seq;
