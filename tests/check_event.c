@@ -148,6 +148,7 @@ static struct {
     uint64_t state;
     uint64_t bad;
     size_t fired;
+    int near; /* delays of a few cycles (random_delay) */
 } ref;
 
 typedef struct ref_event {
@@ -169,6 +170,8 @@ static uint64_t next_rand(void)
 
 static uint64_t random_delay(void)
 {
+    if (ref.near) /* a tick's reach: the span of level 0 and the next few */
+        return next_rand() % 8 ? next_rand() % 4 : next_rand() % 200;
     switch (next_rand() % 4) {
     case 0: return next_rand() % 4;
     case 1: return next_rand() % 100;
@@ -222,6 +225,54 @@ START_TEST(random_schedule_matches_reference)
     }
     ck_assert_uint_eq(ref.bad, 0);
     ck_assert_uint_eq(ref.fired, ref_used);
+}
+END_TEST
+
+/* The same model driven the way most hosts drive a context: a tick a
+ * cycle, events a few cycles ahead (across the ends of level 0's span),
+ * delay-0 events the host posts between ticks, and now and then a jump to
+ * the next event. */
+START_TEST(random_ticks_match_reference)
+{
+    memset(&ref, 0, sizeof(ref));
+    ref.state = 7 + (uint64_t)_i;
+    ref.near = 1;
+    ref_used = 0;
+    ref_seq = 0;
+    for (int i = 0; i < 200; i++)
+        ref_schedule();
+    while (xlat_pending_events(g.ctx) || xlat_now(g.ctx) < 5000) {
+        uint64_t r = next_rand() % 64;
+        if (r == 0 && xlat_pending_events(g.ctx))
+            ck_assert_int_eq(xlat_advance(g.ctx, xlat_next_event(g.ctx) - xlat_now(g.ctx)),
+                             XLAT_OK);
+        else
+            ck_assert_int_eq(xlat_tick(g.ctx), XLAT_OK);
+        if (r < 4 && xlat_now(g.ctx) < 5000)
+            ref_schedule(); /* delay 0 among them: the ready queue at the next tick */
+    }
+    ck_assert_uint_eq(ref.bad, 0);
+    ck_assert_uint_eq(ref.fired, ref_used);
+    ck_assert_uint_ge(xlat_now(g.ctx), 5000); /* many spans of level 0 */
+    ck_assert_uint_gt(ref.fired, 500);
+}
+END_TEST
+
+/* A tick at the last cycles of the clock, and one past it. */
+START_TEST(tick_at_the_end_of_the_clock)
+{
+    ck_assert_int_eq(xlat_advance(g.ctx, XLAT_NEVER - 3), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 1, record, (void *)1), XLAT_OK);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 2, record, (void *)2), XLAT_OK);
+    ck_assert_int_eq(xlat_tick(g.ctx), XLAT_OK);
+    ck_assert_int_eq(xlat_tick(g.ctx), XLAT_OK);
+    ck_assert_int_eq(g.n, 2);
+    ck_assert_uint_eq(g.log[0].cycle, XLAT_NEVER - 2);
+    ck_assert_uint_eq(g.log[1].cycle, XLAT_NEVER - 1);
+    ck_assert_int_eq(xlat_tick(g.ctx), XLAT_ERR_INVAL);
+    ck_assert_ptr_nonnull(strstr(xlat_ctx_errmsg(g.ctx), "reach XLAT_NEVER"));
+    ck_assert_uint_eq(xlat_now(g.ctx), XLAT_NEVER - 1);
+    ck_assert_int_eq(xlat_tick(NULL), XLAT_ERR_INVAL);
 }
 END_TEST
 
@@ -362,6 +413,32 @@ START_TEST(destroyed_unit_events_never_fire)
     ck_assert_uint_eq(g.log[0].cycle, 1ull << 30);
     ck_assert_uint_eq(g.ctx->wheel.ghosts, 0);
     ck_assert_uint_eq(xlat__events_overruns(g.ctx), 0);
+}
+END_TEST
+
+/* A tick whose callback destroys the only unit with events pending: its
+ * events become ghosts, nothing will run, and the tick drops them all (as
+ * an advance does), so the pool promises them no room. */
+static struct xlat__unit *tick_doomed;
+static void fini_tick_doomed(void *user)
+{
+    (void)user;
+    xlat__unit_fini(tick_doomed);
+}
+
+START_TEST(tick_drops_the_ghosts_its_callbacks_leave)
+{
+    tick_doomed = bare_unit(g.ctx, 10);
+    for (uint64_t i = 0; i < 10; i++)
+        xlat__unit_post(tick_doomed, 2 + (i << 12), must_not_fire, NULL);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 1, fini_tick_doomed, NULL), XLAT_OK);
+    ck_assert_int_eq(xlat_tick(g.ctx), XLAT_OK);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 0);
+    ck_assert_uint_eq(g.ctx->wheel.ghosts, 0);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), XLAT_NEVER);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(xlat_tick(g.ctx), XLAT_OK);
+    ck_assert_uint_eq(xlat_now(g.ctx), 101);
 }
 END_TEST
 
@@ -523,6 +600,8 @@ Suite *event_suite(void)
     tcase_add_test(tc, idle_time_and_far_events);
     tcase_add_test(tc, advance_from_callback_is_refused);
     tcase_add_loop_test(tc, random_schedule_matches_reference, 0, 5);
+    tcase_add_loop_test(tc, random_ticks_match_reference, 0, 5);
+    tcase_add_test(tc, tick_at_the_end_of_the_clock);
     tc = test_case(s, "memory");
     tcase_add_test(tc, pool_grows_geometrically_then_stops_allocating);
     tcase_add_test(tc, schedule_failure_is_nomem_and_changes_nothing);
@@ -532,6 +611,7 @@ Suite *event_suite(void)
     tcase_add_test(tc, same_cycle_order_across_levels_and_blocks);
     tcase_add_test(tc, destroyed_unit_events_never_fire);
     tcase_add_test(tc, unit_destroyed_in_callback_answers_nothing);
+    tcase_add_test(tc, tick_drops_the_ghosts_its_callbacks_leave);
     tcase_add_test(tc, pool_accounting_after_cancel);
     tcase_add_test(tc, no_allocation_in_tick_at_the_worst_spread);
     tcase_add_test(tc, cancel_by_function_keeps_order);

@@ -443,7 +443,7 @@ static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
 /* Files the entries of slot `s` of `level` (the position has moved into
  * it) at the levels below, in their order. Cannot run out of blocks: each
  * block read is given back before the next one is. */
-static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
+static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned level, unsigned s)
 {
     struct xlat_wheel_slot *slot = &w->slot[level][s];
     struct xlat_event_block *b = slot->list.head;
@@ -478,7 +478,7 @@ static void refile(struct xlat_wheel *w, unsigned level, unsigned s)
 /* Moves the wheel to `cycle`, the earliest entry: only the slot that holds
  * it at the highest changed digit needs re-filing. Then the entries of
  * `cycle` leave the wheel as the ready queue (empty: it was just fired). */
-static void move_to(struct xlat_wheel *w, uint64_t cycle)
+static inline __attribute__((always_inline)) void move_to(struct xlat_wheel *w, uint64_t cycle)
 {
     if ((cycle ^ w->position) >= XLAT_WHEEL_SLOTS) { /* a digit above level 0 changes */
         unsigned level = xlat__wheel_level_of(cycle, w->position);
@@ -499,7 +499,7 @@ static void move_to(struct xlat_wheel *w, uint64_t cycle)
  * run: the one that runs last leaves before its callback is called (which
  * may then reuse it). The head is read again after every callback, which
  * may have cancelled entries and so freed blocks. */
-static void fire_ready(struct xlat_wheel *w)
+static inline __attribute__((always_inline)) void fire_ready(struct xlat_wheel *w)
 {
     struct xlat_event_block *b;
     while ((b = w->ready.head)) {
@@ -568,7 +568,32 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
     return XLAT_OK;
 }
 
-int xlat_tick(xlat_ctx *ctx) { return xlat_advance(ctx, 1); }
+/* Most host loops tick once a cycle, and most ticks reach a cycle in the
+ * wheel position's span of level 0: its events, if any, are exactly those
+ * of its slot there (an event of a higher level differs from the position,
+ * so from that cycle, at a higher digit). Such a tick takes the slot as the
+ * ready queue and fires it, as xlat_advance() would, without looking for
+ * the next event or moving the wheel; every other tick (an error, a ready
+ * queue the host filled, ghosts, a span's end) is xlat_advance()'s. */
+int xlat_tick(xlat_ctx *ctx)
+{
+    if (!ctx || ctx->in_advance || ctx->now + 1 == XLAT_NEVER)
+        return xlat_advance(ctx, 1);
+    struct xlat_wheel *w = &ctx->wheel;
+    uint64_t next = ctx->now + 1;
+    if (w->ready.head || w->ghosts || (next ^ w->position) >= XLAT_WHEEL_SLOTS)
+        return xlat_advance(ctx, 1);
+    ctx->now = next;
+    if (!(w->occupied[0] & 1ull << (next & (XLAT_WHEEL_SLOTS - 1))))
+        return XLAT_OK;
+    ctx->in_advance = 1;
+    move_to(w, next);
+    fire_ready(w);
+    if (w->pending == 0 && w->ghosts) /* the callbacks destroyed units */
+        drop_all_ghosts(w);
+    ctx->in_advance = 0;
+    return XLAT_OK;
+}
 
 /* ---- cancelling ---------------------------------------------------------- */
 
