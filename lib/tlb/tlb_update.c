@@ -145,18 +145,19 @@ static int check_entry(const xlat_tlb *t, const xlat_tlb_entry *e)
 }
 
 /* Evicts the policy's victim of a full `set` into `*gone` (when not NULL)
- * and returns its way index. The eviction callback is not called here: the
- * caller first puts the new entry in the way, so that a callback that
- * inserts into this TLB finds it consistent. */
-static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
+ * and returns its way index, with the victim's page size in *shift. The
+ * way is left as it is, for the caller to overwrite with every field of
+ * the new entry, its tag and its count: an eviction of a page of the new
+ * one's size, nearly all of them, changes no count. The eviction callback
+ * is not called here: the caller first puts the new entry in the way, so
+ * that a callback that inserts into this TLB finds it consistent. */
+static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone, uint8_t *shift)
 {
     uint32_t slot = t->repl->victim(t, xlat__tlb_set_state(t, set));
-    struct tlb_way *w = &t->way[(size_t)set * t->ways + slot];
+    const struct tlb_way *w = &t->way[(size_t)set * t->ways + slot];
     if (gone)
         xlat__tlb_way_to_entry(w, gone);
-    count_shift(t, w->page_shift, -1);
-    memset(w, 0, sizeof(*w));
-    set_tag(t, set, slot, 0);
+    *shift = w->page_shift;
     t->stats.evictions++;
     return slot;
 }
@@ -215,11 +216,16 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
      * then the evicted way is not even converted. */
     bool listened = t->evict_fn || t->evict_listeners.n;
     xlat_tlb_entry gone;
+    uint8_t gone_shift = 0;
     if (evicted)
-        slot = evict(t, set, victim || listened ? &gone : NULL);
-    entry_to_way(e, &t->way[(size_t)set * t->ways + slot]);
+        slot = evict(t, set, victim || listened ? &gone : NULL, &gone_shift);
+    entry_to_way(e, &t->way[(size_t)set * t->ways + slot]); /* every field */
     set_tag(t, set, slot, xlat__tlb_tag(e->vpn));
-    count_shift(t, e->page_shift, +1);
+    if (gone_shift != e->page_shift) {
+        if (evicted)
+            count_shift(t, gone_shift, -1);
+        count_shift(t, e->page_shift, +1);
+    }
     t->repl->on_fill(t, xlat__tlb_set_state(t, set), slot);
     t->stats.inserts++;
     if (evicted) {
