@@ -442,7 +442,9 @@ static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
 
 /* Files the entries of slot `s` of `level` (the position has moved into
  * it) at the levels below, in their order. Cannot run out of blocks: each
- * block read is given back before the next one is. */
+ * block read is given back before the next one is. Out of line: only a
+ * move past the end of level 0's span re-files, and move_to() is inlined
+ * into every tick. */
 static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned level, unsigned s)
 {
     struct xlat_wheel_slot *slot = &w->slot[level][s];
@@ -498,7 +500,9 @@ static inline __attribute__((always_inline)) void move_to(struct xlat_wheel *w, 
  * cycle (they append to it). The head block always has an entry still to
  * run: the one that runs last leaves before its callback is called (which
  * may then reuse it). The head is read again after every callback, which
- * may have cancelled entries and so freed blocks. */
+ * may have cancelled entries and so freed blocks. Inlined into both of its
+ * callers, as move_to() is: a call from xlat_tick() or xlat_advance() saved
+ * the registers a second time for every cycle that fires. */
 static inline __attribute__((always_inline)) void fire_ready(struct xlat_wheel *w)
 {
     struct xlat_event_block *b;
