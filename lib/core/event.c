@@ -422,6 +422,14 @@ static void drop_all_ghosts(struct xlat_wheel *w)
 
 /* ---- moving and firing --------------------------------------------------- */
 
+/* After firing: once nothing will run, the ghosts left (of units the
+ * callbacks destroyed) all go, so the pool promises them no room. */
+static void drop_ghosts_if_idle(struct xlat_wheel *w)
+{
+    if (w->pending == 0 && w->ghosts)
+        drop_all_ghosts(w);
+}
+
 /* In a sparse wheel most blocks hold one entry, bound for an empty slot:
  * the block itself moves there (no copy, no block taken or given back).
  * Returns 0 when `b` is not such a block. */
@@ -565,8 +573,7 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
         move_to(w, next);
         ctx->now = next;
     }
-    if (w->pending == 0 && w->ghosts)
-        drop_all_ghosts(w);
+    drop_ghosts_if_idle(w);
     ctx->now = target;
     ctx->in_advance = 0;
     return XLAT_OK;
@@ -581,11 +588,12 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
  * queue the host filled, ghosts, a span's end) is xlat_advance()'s. */
 int xlat_tick(xlat_ctx *ctx)
 {
-    if (!ctx || ctx->in_advance || ctx->now + 1 == XLAT_NEVER)
+    if (!ctx || ctx->in_advance)
         return xlat_advance(ctx, 1);
     struct xlat_wheel *w = &ctx->wheel;
     uint64_t next = ctx->now + 1;
-    if (w->ready.head || w->ghosts || (next ^ w->position) >= XLAT_WHEEL_SLOTS)
+    if (next == XLAT_NEVER || w->ready.head || w->ghosts ||
+        (next ^ w->position) >= XLAT_WHEEL_SLOTS)
         return xlat_advance(ctx, 1);
     ctx->now = next;
     if (!(w->occupied[0] & 1ull << (next & (XLAT_WHEEL_SLOTS - 1))))
@@ -593,8 +601,7 @@ int xlat_tick(xlat_ctx *ctx)
     ctx->in_advance = 1;
     move_to(w, next);
     fire_ready(w);
-    if (w->pending == 0 && w->ghosts) /* the callbacks destroyed units */
-        drop_all_ghosts(w);
+    drop_ghosts_if_idle(w);
     ctx->in_advance = 0;
     return XLAT_OK;
 }

@@ -145,19 +145,16 @@ static int check_entry(const xlat_tlb *t, const xlat_tlb_entry *e)
 }
 
 /* Evicts the policy's victim of a full `set` into `*gone` (when not NULL)
- * and returns its way index, with the victim's page size in *shift. The
- * way is left as it is, for the caller to overwrite with every field of
- * the new entry, its tag and its count: an eviction of a page of the new
- * one's size, nearly all of them, changes no count. The eviction callback
- * is not called here: the caller first puts the new entry in the way, so
- * that a callback that inserts into this TLB finds it consistent. */
-static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone, uint8_t *shift)
+ * and returns its way index. The way is left as it is, for the caller to
+ * overwrite with every field of the new entry, its tag and its count. The
+ * eviction callback is not called here: the caller first puts the new
+ * entry in the way, so that a callback that inserts into this TLB finds it
+ * consistent. */
+static uint32_t evict(xlat_tlb *t, uint32_t set, xlat_tlb_entry *gone)
 {
     uint32_t slot = t->repl->victim(t, xlat__tlb_set_state(t, set));
-    const struct tlb_way *w = &t->way[(size_t)set * t->ways + slot];
     if (gone)
-        xlat__tlb_way_to_entry(w, gone);
-    *shift = w->page_shift;
+        xlat__tlb_way_to_entry(&t->way[(size_t)set * t->ways + slot], gone);
     t->stats.evictions++;
     return slot;
 }
@@ -216,13 +213,16 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
      * then the evicted way is not even converted. */
     bool listened = t->evict_fn || t->evict_listeners.n;
     xlat_tlb_entry gone;
-    uint8_t gone_shift = 0;
     if (evicted)
-        slot = evict(t, set, victim || listened ? &gone : NULL, &gone_shift);
-    entry_to_way(e, &t->way[(size_t)set * t->ways + slot]); /* every field */
+        slot = evict(t, set, victim || listened ? &gone : NULL);
+    struct tlb_way *way = &t->way[(size_t)set * t->ways + slot];
+    uint8_t gone_shift = way->page_shift; /* 0: the way was empty */
+    entry_to_way(e, way); /* every field */
     set_tag(t, set, slot, xlat__tlb_tag(e->vpn));
+    /* An eviction of a page of the new one's size, nearly every one,
+     * changes no count. */
     if (gone_shift != e->page_shift) {
-        if (evicted)
+        if (gone_shift)
             count_shift(t, gone_shift, -1);
         count_shift(t, e->page_shift, +1);
     }
