@@ -20,16 +20,20 @@
 #include "waitq.h"
 
 struct xlat__unit {
+    /* What every post reads first, in the skeleton's first 40 bytes: its
+     * context, its clock and its owner place (waitq.owner), so that a
+     * unit the host's caches do not hold (one of thousands) posts with
+     * one miss. */
     xlat_ctx *ctx;
-    char *name;         /* owned copy of the configured name */
-    const char *kind;   /* "tlb", "walker", ... for messages */
+    struct xlat__clock clock; /* its clock against the context's */
     uint32_t id;        /* its registry id; never 0 */
-    struct xlat__clock clock; /* its clock against the context's (fills id's padding) */
-    size_t events;      /* events reserved on the context */
-    struct xlat_pool reqs;   /* in-flight records; fixed when the unit bounds them */
     struct xlat_waitq waitq; /* senders refused for want of room; its `owner`
                                 is the unit's place in the event owner table,
                                 the tag of all the unit's events */
+    struct xlat_pool reqs;   /* in-flight records; fixed when the unit bounds them */
+    size_t events;      /* events reserved on the context */
+    char *name;         /* owned copy of the configured name */
+    const char *kind;   /* "tlb", "walker", ... for messages */
     xlat_latency_hist latency; /* of its answers; after the fields every call reads */
 };
 

@@ -101,7 +101,7 @@ static int init_storage(xlat_tlb *t)
         t->repl = repl_ops(t->cfg.repl);
         xlat__tlb_set_geometry(t, t->cfg.entries / t->cfg.ways);
     }
-    t->repl_words = t->repl->state_words(t->ways);
+    t->repl_words = (uint32_t)t->repl->state_words(t->ways);
     int rc = xlat__tlb_arrays_alloc(t, t->sets, &t->way, &t->repl_state);
     t->tag = t->way ? xlat__tlb_tags_after(t->way, t->sets, t->ways) : NULL;
     return rc;

@@ -68,32 +68,46 @@ struct tlb_hooks {
     bool holes;
 };
 
+/* Laid out by use, in cache lines (the struct is allocated 64-byte
+ * aligned), so that a TLB the host's caches do not hold (one L1 of the
+ * 65,536 in a system of 1024 GPUs) costs a request a few misses, not one
+ * per field. Line 0: what every lookup reads; line 1: the configuration
+ * (ports, latency, MSHRs, indexing); line 2: replacement, the count and
+ * eviction, which hits and fills read; line 3: the counters every request
+ * bumps. The rest is read by reports, resets and the unit's life. */
 struct xlat_tlb {
     xlat_ctx *ctx;
-    char *name;
-    xlat_tlb_config cfg;
-    const struct tlb_repl_ops *repl;
-    uint32_t sets, ways;
-    uint64_t set_mask;     /* sets - 1 when sets is a power of two, else UINT64_MAX */
+    struct tlb_timed *timed;          /* NULL until a timed call needs it */
+    struct tlb_way *way;   /* sets * ways */
     uint8_t *tag;          /* the ways' tags (tlb_tag.h), after the ways; NULL for
                               narrow sets */
-    struct tlb_way *way;   /* sets * ways */
-    uint64_t *repl_state;  /* sets * repl_words */
-    size_t repl_words;
-    uint64_t clock;        /* stamps for LRU/FIFO */
-    xlat_rng rng;
-    size_t count;
     uint64_t shift_mask;   /* bit s set: some entry has page_shift s */
-    uint32_t shift_count[64];
-    xlat_tlb_stats stats;
+    uint64_t set_mask;     /* sets - 1 when sets is a power of two, else UINT64_MAX */
+    uint32_t sets, ways;
+    /* No set has a valid way at or above this index: a fill takes its
+     * set's lowest invalid way, so a TLB that is not yet full in places
+     * (a cold L1 of the thousands in a large system) holds its entries in
+     * its sets' first ways, and a scan of a set need not read past them.
+     * Only a flush lowers it (to 0); invalidations leave holes below it. */
+    uint32_t way_bound;
+    uint32_t repl_words;
+    xlat_tlb_config cfg;
+    const struct tlb_repl_ops *repl;
+    uint64_t *repl_state;  /* sets * repl_words */
+    uint64_t clock;        /* stamps for LRU/FIFO */
+    size_t count;
     xlat_tlb_evict_fn evict_fn; /* the single slot of xlat_tlb_set_evict_fn() */
-    void *evict_user;
     struct tlb_hooks evict_listeners; /* xlat_tlb_evict_listen(), in order */
+    xlat_tlb_stats stats;
+    void *evict_user;
     struct tlb_hooks inval_observers; /* internal: the timed unit */
     struct tlb_hooks gone_watchers;   /* internal: IOMMUs it is attached to (tlb_id.h) */
-    struct tlb_timed *timed;          /* NULL until a timed call needs it */
+    char *name;
+    xlat_rng rng;
+    uint32_t shift_count[64];
     struct xlat__reg reg;
 };
+_Static_assert(sizeof(xlat_tlb_config) == 64, "a TLB's configuration is its line 1");
 
 
 static inline uint32_t xlat__tlb_set_of(const xlat_tlb *t, uint64_t vpn)
@@ -206,7 +220,7 @@ xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t 
 {
     if (t->tag)
         return xlat__tlb_find_tagged(t, set, pasid, vpn, shift);
-    struct tlb_way *w = t->way + (size_t)set * t->ways, *end = w + t->ways;
+    struct tlb_way *w = t->way + (size_t)set * t->ways, *end = w + t->way_bound;
     if (t->ways <= XLAT_TLB_NARROW_WAYS)
         return xlat__tlb_find_candidates(w, xlat__tlb_vpn_matches(w, t->ways, vpn), pasid, vpn,
                                          shift);
@@ -215,7 +229,8 @@ xlat__tlb_find_in_set(const xlat_tlb *t, uint32_t set, uint32_t pasid, uint64_t 
      * the TLB (a system of hundreds of GPUs) streams, where the tags' row
      * and then the way are two misses one after the other. Four ways a
      * step: one compare of the vpn a way, not the loop's count and branch
-     * after each. */
+     * after each. It stops at way_bound: a cold TLB's scan reads the few
+     * ways it has filled, not the whole set. */
     for (; end - w >= 4; w += 4) {
         if (w[0].vpn == vpn && w[0].page_shift == shift && w[0].pasid == pasid)
             return w;

@@ -76,30 +76,31 @@ struct tlb_mshr {
 _Static_assert(MSHR_KEY_BYTES - sizeof(uint64_t) - sizeof(uint32_t) == 4,
                "4 bytes of tag and padding an MSHR: a block of 16 tags from 4 MSHRs on");
 
+/* Laid out by use, in cache lines (allocated 64-byte aligned): line 0
+ * holds what every request and fill reads (ports, MSHRs, the open batch),
+ * line 1 the miss path's next level and the queue of refused forwards,
+ * line 2 the skeleton's start (its context, clock and owner place: what
+ * every post reads), then the rest of the skeleton (records, waiting
+ * senders, latency histogram), the hit ring, and last the invalidations a
+ * fill checks only when one came while it was outstanding. A miss of a
+ * TLB the host's caches do not hold (one L1 of thousands) reads a few
+ * lines, not one per field. */
 struct tlb_timed {
-    struct xlat__unit unit;   /* records: misses and stale hits; waiting senders */
     xlat_tlb *tlb;
     struct tlb_mshr *mshr;
     uint64_t *key_page;       /* the keys, in the same allocation as mshr, after it */
     uint32_t busy;
     uint32_t mshr_targets;    /* requests one MSHR holds at most */
-    xlat_target next;
     uint64_t port_cycle;
     uint32_t port_used;
     uint32_t hit_tail;        /* the ring's next free slot (in port_used's padding) */
-    struct tlb_hit *hit;      /* ring of hit_limit slots, oldest at hit_head */
-    uint32_t hit_head, hits, hit_limit;
-    uint32_t stale;           /* stale hits out of the ring, not answered yet */
-    uint64_t batch;           /* the latest batch of hits */
-    uint64_t batch_cycle;     /* its cycle while it takes more hits, else XLAT_NEVER */
-    bool hit_refused;         /* a hit was refused for want of a slot: wake on an answer */
-    union {                   /* (in padding) */
+    uint64_t batch_cycle;     /* the latest batch's cycle while it takes more hits, else XLAT_NEVER */
+    union {
         uint32_t free_top;    /* indexed MSHRs: 1 + the free list's first, 0 none */
         uint32_t free_bits;   /* scanned MSHRs: bit i set while MSHR i is free */
     };
-    /* The latest invalidations, so that a fill can tell whether one that
-     * came while it was outstanding covers it. */
-    struct tlb_shootdown recent[INVAL_RING];
+    bool hit_refused;         /* a hit was refused for want of a slot: wake on an answer */
+    xlat_target next;
     uint64_t inval_seq;
     /* Forwards the next level refused, oldest first: they wait behind one
      * wake-up of this TLB's at the next level rather than one each, so a
@@ -107,6 +108,14 @@ struct tlb_timed {
      * one per sender TLB, and wakes them in order. */
     struct tlb_mshr *blocked_head, *blocked_tail;
     bool blocked_waiting;     /* a wake-up (or next-cycle retry) of the queue is pending */
+    struct xlat__unit unit;   /* records: misses and stale hits; waiting senders */
+    struct tlb_hit *hit;      /* ring of hit_limit slots, oldest at hit_head */
+    uint32_t hit_head, hits, hit_limit;
+    uint32_t stale;           /* stale hits out of the ring, not answered yet */
+    uint64_t batch;           /* the latest batch of hits */
+    /* The latest invalidations, so that a fill can tell whether one that
+     * came while it was outstanding covers it. */
+    struct tlb_shootdown recent[INVAL_RING];
 };
 
 /* Most senders one TLB remembers, however many ports it has. */

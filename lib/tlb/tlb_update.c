@@ -65,7 +65,8 @@ struct tlb_way *xlat__tlb_find_wide(const xlat_tlb *t, uint32_t set, uint32_t pa
 
 /* The lowest invalid way of `set`, or `ways` if the set is full: with
  * tags, the lowest 0 in the set's row (the padding past the ways is 0
- * too, hence the bound). */
+ * too, hence the bound); without, the lowest below way_bound, else
+ * way_bound itself (every way from it on is invalid). */
 static uint32_t free_way(const xlat_tlb *t, uint32_t set)
 {
     if (t->tag) {
@@ -81,19 +82,28 @@ static uint32_t free_way(const xlat_tlb *t, uint32_t set)
         return t->ways;
     }
     const struct tlb_way *w = t->way + (size_t)set * t->ways;
-    for (uint32_t i = 0; i < t->ways; i++)
+    for (uint32_t i = 0; i < t->way_bound; i++)
         if (w[i].page_shift == 0)
             return i;
-    return t->ways;
+    return t->way_bound;
+}
+
+/* Way `slot` is about to hold an entry: the bound covers it. */
+static inline void bound_way(xlat_tlb *t, uint32_t slot)
+{
+    if (slot >= t->way_bound)
+        t->way_bound = slot + 1;
 }
 
 /* Moves every entry of the current table into `way` (with its tags) with
- * `sets` sets. Fails (returns 0) when some set overflows. */
-static int rehash_into(xlat_tlb *t, struct tlb_way *way, uint32_t sets)
+ * `sets` sets, and the new table's way_bound into *bound. Fails (returns
+ * 0) when some set overflows. */
+static int rehash_into(const xlat_tlb *t, struct tlb_way *way, uint32_t sets, uint32_t *bound)
 {
     xlat_tlb moved = *t;
     moved.way = way;
     moved.tag = xlat__tlb_tags_after(way, sets, t->ways);
+    moved.way_bound = 0;
     xlat__tlb_set_geometry(&moved, sets);
     for (size_t i = 0; i < (size_t)t->sets * t->ways; i++) {
         const struct tlb_way *w = &t->way[i];
@@ -105,7 +115,9 @@ static int rehash_into(xlat_tlb *t, struct tlb_way *way, uint32_t sets)
             return 0;
         way[(size_t)set * t->ways + slot] = *w;
         set_tag(&moved, set, slot, xlat__tlb_tag(w->vpn));
+        bound_way(&moved, slot);
     }
+    *bound = moved.way_bound;
     return 1;
 }
 
@@ -118,11 +130,13 @@ static int grow(xlat_tlb *t)
         uint64_t *state;
         if (xlat__tlb_arrays_alloc(t, (uint32_t)sets, &way, &state) != XLAT_OK)
             break;
-        if (rehash_into(t, way, (uint32_t)sets)) {
+        uint32_t bound;
+        if (rehash_into(t, way, (uint32_t)sets, &bound)) {
             xlat__tlb_arrays_free(t, t->sets, t->way, t->repl_state);
             t->way = way;
             t->tag = xlat__tlb_tags_after(way, (uint32_t)sets, t->ways);
             t->repl_state = state;
+            t->way_bound = bound;
             xlat__tlb_set_geometry(t, (uint32_t)sets);
             return XLAT_OK;
         }
@@ -168,8 +182,10 @@ static uint32_t scan_set(const xlat_tlb *t, const xlat_tlb_entry *e, uint32_t se
 {
     /* No entry of e's page size anywhere: none can match, and the set's
      * ways need not be read for it (a TLB that a host's caches do not hold,
-     * one L1 of thousands, reads its set once instead of twice). */
-    if (t->shift_count[e->page_shift]) {
+     * one L1 of thousands, reads its set once instead of twice). The mask
+     * says so from the TLB's first line, where the count would be a line
+     * of its own. */
+    if (t->shift_mask >> e->page_shift & 1) {
         const struct tlb_way *w =
             xlat__tlb_find_in_set(t, set, e->pasid, e->vpn, e->page_shift);
         if (w)
@@ -217,6 +233,7 @@ int xlat_tlb_insert(xlat_tlb *t, const xlat_tlb_entry *e, xlat_tlb_entry *victim
         slot = evict(t, set, victim || listened ? &gone : NULL);
     struct tlb_way *way = &t->way[(size_t)set * t->ways + slot];
     uint8_t gone_shift = way->page_shift; /* 0: the way was empty */
+    bound_way(t, slot);
     entry_to_way(e, way); /* every field */
     set_tag(t, set, slot, xlat__tlb_tag(e->vpn));
     /* An eviction of a page of the new one's size, nearly every one,
@@ -279,6 +296,7 @@ int xlat_tlb_flush(xlat_tlb *t)
     memset(t->shift_count, 0, sizeof(t->shift_count));
     t->shift_mask = 0;
     t->count = 0;
+    t->way_bound = 0;
     struct tlb_shootdown sd = {.all = 1};
     xlat__tlb_notify_invalidated(t, &sd);
     return (int)removed;
