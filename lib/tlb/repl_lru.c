@@ -9,19 +9,16 @@ void xlat__repl_stamp(xlat_tlb *t, uint64_t *state, uint32_t way)
     state[way] = ++t->clock;
 }
 
-/* The oldest stamp of a narrow set: one chain, the oldest carried in a
- * register (comparing with state[victim] made every step wait for a load
- * that depended on the step before). The first of equal stamps wins. */
-static uint32_t oldest_of_few(const uint64_t *state, uint32_t ways)
+/* One step of a search for the oldest stamp: way `w` becomes the chain's
+ * oldest when its stamp is older (strictly: the first of equal stamps
+ * wins). The oldest is carried in a register: comparing with
+ * state[victim] made every step wait for a load that depended on the
+ * step before. */
+static inline void keep_older(uint32_t *victim, uint64_t *oldest, uint32_t w, uint64_t stamp)
 {
-    uint32_t victim = 0;
-    uint64_t oldest = state[0];
-    for (uint32_t w = 1; w < ways; w++) {
-        bool older = state[w] < oldest;
-        victim = older ? w : victim;
-        oldest = older ? state[w] : oldest;
-    }
-    return victim;
+    bool older = stamp < *oldest;
+    *victim = older ? w : *victim;
+    *oldest = older ? stamp : *oldest;
 }
 
 uint32_t xlat__repl_stamp_victim(xlat_tlb *t, const uint64_t *state)
@@ -29,26 +26,22 @@ uint32_t xlat__repl_stamp_victim(xlat_tlb *t, const uint64_t *state)
     /* From 8 ways on, even and odd ways are two chains, each waiting only
      * on itself: a 64-way set (an IOMMU TLB's) takes half as long as one
      * chain through every way (evicting inserts into 4096 entries of 64
-     * ways: 8-10% more a second). Below, the set-up costs more than the
-     * chain. The first of equal stamps still wins: each chain keeps its
-     * lowest way, and a tie between them goes to the lower. */
-    uint32_t ways = t->ways;
-    if (ways < 8)
-        return oldest_of_few(state, ways);
-    uint32_t even = 0, odd = 1;
-    uint64_t even_oldest = state[0], odd_oldest = state[1];
-    uint32_t w = 2;
-    for (; w + 1 < ways; w += 2) {
-        bool even_older = state[w] < even_oldest, odd_older = state[w + 1] < odd_oldest;
-        even = even_older ? w : even;
-        even_oldest = even_older ? state[w] : even_oldest;
-        odd = odd_older ? w + 1 : odd;
-        odd_oldest = odd_older ? state[w + 1] : odd_oldest;
+     * ways: 8-10% more a second). Below, one chain: the set-up costs more
+     * than it saves. The first of equal stamps still wins: each chain
+     * keeps its lowest way, and a tie between them goes to the lower. */
+    uint32_t ways = t->ways, even = 0, odd = 1, w = 1;
+    uint64_t even_oldest = state[0], odd_oldest;
+    if (ways < 8) {
+        for (; w < ways; w++)
+            keep_older(&even, &even_oldest, w, state[w]);
+        return even;
     }
-    if (w < ways && state[w] < even_oldest) { /* an odd number of ways: the last one */
-        even = w;
-        even_oldest = state[w];
+    for (odd_oldest = state[1], w = 2; w + 1 < ways; w += 2) {
+        keep_older(&even, &even_oldest, w, state[w]);
+        keep_older(&odd, &odd_oldest, w + 1, state[w + 1]);
     }
+    if (w < ways) /* an odd number of ways: the last one */
+        keep_older(&even, &even_oldest, w, state[w]);
     if (odd_oldest < even_oldest || (odd_oldest == even_oldest && odd < even))
         return odd;
     return even;
