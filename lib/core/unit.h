@@ -20,10 +20,11 @@
 #include "waitq.h"
 
 struct xlat__unit {
-    /* What every post reads first, in the skeleton's first 40 bytes: its
-     * context, its clock and its owner place (waitq.owner), so that a
-     * unit the host's caches do not hold (one of thousands) posts with
-     * one miss. */
+    /* What every post reads, in the skeleton's first 36 bytes: its
+     * context, its clock and its owner place (waitq.owner). A unit that
+     * places its skeleton where one cache line holds them (the TLB's timed
+     * unit does) posts with one miss when the host's caches do not hold
+     * it (one unit of thousands). */
     xlat_ctx *ctx;
     struct xlat__clock clock; /* its clock against the context's */
     uint32_t id;        /* its registry id; never 0 */
