@@ -5,7 +5,11 @@
  * can take them: a refused CU waits for its L1's wake-up (the target's
  * `wait` hook), as tools/xlat-sim does, so the rate measures the model and
  * not the refusals. XLAT_BENCH_GPUS=n runs one GPU count; XLAT_BENCH_ONE
- * the first. 1024 GPUs (65,536 L1s, 1.5 GB) take seconds to set up and
+ * the first. XLAT_BENCH_L1_MSHRS=n gives each L1 n MSHRs instead of its
+ * default 4 (the L2s' MSHRs and the IOMMU's buffer scale with it): on the
+ * random trace the IOMMU's walkers are the bottleneck and every MSHR fills,
+ * so this sets the translations in flight, which decide a translation's
+ * host cost more than the GPU count does (doc/performance.md). 1024 GPUs (65,536 L1s, 1.5 GB) take seconds to set up and
  * tear down, as the registry finds a unit from its newest end (main's
  * 9626fae; before it, minutes of registry walks, outside the timed run). */
 #include <stdlib.h>
@@ -48,6 +52,7 @@ typedef struct sys_rig {
     xlat_pagetable *pt;
     xlat_system *sys;
     uint32_t gpus, cus;
+    uint32_t l1_mshrs;    /* 0: the system's default */
     sys_cu *cu;           /* gpus x cus */
     uint32_t *ready;      /* ring of CUs that may be offered a request */
     uint32_t ready_head, ready_len;
@@ -109,6 +114,9 @@ static int make_system(sys_rig *r, xlat_incl incl)
     xlat_tlb_config l1, l2;
     xlat_system_l1_config_init(&l1);
     xlat_system_l2_config_init(&l2);
+    if (r->l1_mshrs)
+        l1.mshrs = r->l1_mshrs;
+    sc.l1 = &l1;
     l2.mshrs = sc.cus * l1.mshrs;
     l2.ports = 64;
     sc.l2 = &l2;
@@ -148,6 +156,8 @@ static int make_cus(sys_rig *r)
 
 static int rig_build(sys_rig *r, uint32_t gpus, xlat_incl incl)
 {
+    const char *mshrs = getenv("XLAT_BENCH_L1_MSHRS");
+    r->l1_mshrs = mshrs ? (uint32_t)strtoul(mshrs, NULL, 10) : 0;
     xlat_allocator a = {counted_alloc, counted_free, &r->counter};
     xlat_ctx_config cc;
     xlat_ctx_config_init(&cc);
@@ -257,8 +267,12 @@ static void run(uint32_t gpus, bool shared, xlat_incl incl)
     drive(&r, shared);
     double dt = bench_seconds() - t0;
     char label[96], note[160];
-    snprintf(label, sizeof(label), "system %4u GPUs x 64 CUs, %s, %s", gpus,
-             shared ? "shared pages" : "random", incl == XLAT_INCL_LEAST ? "least-TLB" : "baseline");
+    char mshrs[32] = "";
+    if (r.l1_mshrs)
+        snprintf(mshrs, sizeof(mshrs), ", %u L1 MSHRs", r.l1_mshrs);
+    snprintf(label, sizeof(label), "system %4u GPUs x 64 CUs, %s, %s%s", gpus,
+             shared ? "shared pages" : "random", incl == XLAT_INCL_LEAST ? "least-TLB" : "baseline",
+             mshrs);
     snprintf(note, sizeof(note),
              "%.0f KiB TLBs/GPU, %.0f KiB ctx/GPU, %llu refusals, last answer at cycle %llu,"
              " set-up %.1f s",
