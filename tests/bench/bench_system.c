@@ -9,9 +9,10 @@
  * default 4 (the L2s' MSHRs and the IOMMU's buffer scale with it): on the
  * random trace the IOMMU's walkers are the bottleneck and every MSHR fills,
  * so this sets the translations in flight, which decide a translation's
- * host cost more than the GPU count does (doc/performance.md). 1024 GPUs (65,536 L1s, 1.5 GB) take seconds to set up and
- * tear down, as the registry finds a unit from its newest end (main's
- * 9626fae; before it, minutes of registry walks, outside the timed run). */
+ * host cost more than the GPU count does (doc/performance.md).
+ * 1024 GPUs (65,536 L1s, 1.5 GB) take seconds to set up and tear down, as
+ * the registry finds a unit from its newest end (main's 9626fae; before
+ * it, minutes of registry walks, outside the timed run). */
 #include <stdlib.h>
 
 #include "bench.h"
