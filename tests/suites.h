@@ -2,6 +2,7 @@
  * `Suite *name_suite(void)`, defined in tests/check_<name>.c. */
 XLAT_SUITE(core)
 XLAT_SUITE(event)
+XLAT_SUITE(reg_index)
 XLAT_SUITE(tlb)
 XLAT_SUITE(tlb_timed)
 XLAT_SUITE(tlb_evict)

@@ -86,6 +86,7 @@ void xlat_ctx_destroy(xlat_ctx *ctx)
     if (!ctx)
         return;
     xlat__reg_destroy_all(ctx); /* what the host left alive; events are not run */
+    xlat__reg_release(ctx);
     xlat__wheel_release(ctx);
     xlat_allocator a = ctx->alloc;
     a.free(a.user, ctx, sizeof(*ctx));

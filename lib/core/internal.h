@@ -26,6 +26,12 @@ struct xlat_ctx {
     int in_advance;
     uint32_t units;          /* unit ids handed out so far (0 is the host) */
     struct xlat__reg *reg_head, *reg_tail; /* live units, in creation order */
+    size_t reg_live;                       /* units on that list */
+    /* The registry's index (registry.c): reg_slots places by id, then as
+     * many by handle; NULL while the registry is small or it could not be
+     * allocated. */
+    struct xlat__reg **reg_index;
+    size_t reg_slots;
     const struct xlat__reg *adopter; /* owner of the units created now (registry.h) */
     struct xlat_wheel wheel;
     char errmsg[XLAT_ERRMSG_LEN];

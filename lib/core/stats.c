@@ -105,10 +105,8 @@ int xlat_unit_latency_get(xlat_ctx *ctx, uint32_t unit_id, xlat_latency_hist *ou
 
 uint32_t xlat_unit_id(const xlat_ctx *ctx, const void *handle)
 {
-    for (const struct xlat__reg *r = ctx ? ctx->reg_head : NULL; r && handle; r = r->next)
-        if (r->handle == handle)
-            return r->id;
-    return 0;
+    const struct xlat__reg *r = ctx ? xlat__reg_of_handle(ctx, handle) : NULL;
+    return r ? r->id : 0;
 }
 
 const char *xlat_unit_name(const xlat_ctx *ctx, uint32_t unit_id)

@@ -69,12 +69,11 @@ static struct xlat__reg *held_unit(xlat_ctx *ctx, const xlat_target *t)
 
 uint32_t xlat__hold_handle(xlat_ctx *ctx, const void *handle)
 {
-    for (struct xlat__reg *r = handle ? ctx->reg_tail : NULL; r; r = r->prev) /* as reg_find */
-        if (r->handle == handle) {
-            r->held++;
-            return r->id;
-        }
-    return 0;
+    struct xlat__reg *r = xlat__reg_of_handle(ctx, handle);
+    if (!r)
+        return 0;
+    r->held++;
+    return r->id;
 }
 
 /* By id, not by handle: the object may be gone and its memory reused. */
