@@ -10,9 +10,11 @@
  * random trace the IOMMU's walkers are the bottleneck and every MSHR fills,
  * so this sets the translations in flight, which decide a translation's
  * host cost more than the GPU count does (doc/performance.md).
- * 1024 GPUs (65,536 L1s, 1.5 GB) take seconds to set up and tear down, as
- * the registry finds a unit from its newest end (main's 9626fae; before
- * it, minutes of registry walks, outside the timed run). */
+ * Each row ends with the seconds its system took to set up and to tear
+ * down, outside the timed run: 1024 GPUs (65,536 L1s, some 70,000 units,
+ * 1.5 GB) take under a second each, since the registry finds a unit by
+ * id through an index (lib/core/registry.c); before, each GPU's link
+ * scanned the registry for the IOMMU, 2-3 s a row. */
 #include <stdlib.h>
 
 #include "bench.h"
@@ -274,14 +276,17 @@ static void run(uint32_t gpus, bool shared, xlat_incl incl)
     snprintf(label, sizeof(label), "system %4u GPUs x 64 CUs, %s, %s%s", gpus,
              shared ? "shared pages" : "random", incl == XLAT_INCL_LEAST ? "least-TLB" : "baseline",
              mshrs);
+    double tlb_kib = (double)xlat_system_gpu_memory(r.sys, 0) / 1024.0;
+    double ctx_kib = (double)r.counter.live / gpus / 1024.0;
+    double t_destroy = bench_seconds();
+    rig_destroy(&r);
+    t_destroy = bench_seconds() - t_destroy;
     snprintf(note, sizeof(note),
              "%.0f KiB TLBs/GPU, %.0f KiB ctx/GPU, %llu refusals, last answer at cycle %llu,"
-             " set-up %.1f s",
-             (double)xlat_system_gpu_memory(r.sys, 0) / 1024.0,
-             (double)r.counter.live / gpus / 1024.0, (unsigned long long)r.refusals,
-             (unsigned long long)r.last, t_build);
+             " set-up %.1f s, tear-down %.1f s",
+             tlb_kib, ctx_kib, (unsigned long long)r.refusals, (unsigned long long)r.last,
+             t_build, t_destroy);
     bench_row(label, (double)r.done, dt, note);
-    rig_destroy(&r);
 }
 
 void bench_system(void)
