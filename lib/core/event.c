@@ -10,7 +10,7 @@ _Static_assert(sizeof(struct xlat_event) == 32, "an entry is half a cache line")
 #define SMALL_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_SMALL * sizeof(struct xlat_event))
 #define BIG_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_BIG * sizeof(struct xlat_event))
 _Static_assert(SMALL_BYTES == 256, "a small block is four cache lines");
-_Static_assert(BIG_BYTES == 4096, "a big block is a page");
+_Static_assert(BIG_BYTES == 4160, "a big block is a page and a line");
 
 /* One allocation of blocks: this header, the small blocks, the big ones. */
 struct xlat_event_chunk {
