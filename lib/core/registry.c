@@ -57,6 +57,19 @@ static void index_drop(struct xlat__reg **table, size_t mask, const struct xlat_
     table[gap] = NULL;
 }
 
+/* `r` into both tables of an index of `slots` places a table, and out. */
+static void index_insert(struct xlat__reg **t, size_t slots, struct xlat__reg *r)
+{
+    index_put(t, slots - 1, r, 0);
+    index_put(t + slots, slots - 1, r, 1);
+}
+
+static void index_remove(struct xlat__reg **t, size_t slots, const struct xlat__reg *r)
+{
+    index_drop(t, slots - 1, r, 0);
+    index_drop(t + slots, slots - 1, r, 1);
+}
+
 static void index_free(xlat_ctx *ctx)
 {
     size_t bytes = 2 * ctx->reg_slots * sizeof(*ctx->reg_index);
@@ -78,10 +91,8 @@ static void index_build(xlat_ctx *ctx, size_t slots)
     if (!t)
         return;
     memset(t, 0, bytes);
-    for (struct xlat__reg *r = ctx->reg_head; r; r = r->next) {
-        index_put(t, slots - 1, r, 0);
-        index_put(t + slots, slots - 1, r, 1);
-    }
+    for (struct xlat__reg *r = ctx->reg_head; r; r = r->next)
+        index_insert(t, slots, r);
     ctx->reg_index = t;
     ctx->reg_slots = slots;
 }
@@ -109,8 +120,7 @@ void xlat__reg_add(xlat_ctx *ctx, struct xlat__reg *r, const struct xlat__reg_op
             slots *= 2;
         index_build(ctx, slots);
     } else if (ctx->reg_index) {
-        index_put(ctx->reg_index, ctx->reg_slots - 1, r, 0);
-        index_put(ctx->reg_index + ctx->reg_slots, ctx->reg_slots - 1, r, 1);
+        index_insert(ctx->reg_index, ctx->reg_slots, r);
     }
 }
 
@@ -130,8 +140,7 @@ void xlat__reg_remove(xlat_ctx *ctx, struct xlat__reg *r)
     if (ctx->reg_index && ctx->reg_live < REG_INDEX_MIN / 2) {
         index_free(ctx); /* small again: the scan is as quick */
     } else if (ctx->reg_index) {
-        index_drop(ctx->reg_index, ctx->reg_slots - 1, r, 0);
-        index_drop(ctx->reg_index + ctx->reg_slots, ctx->reg_slots - 1, r, 1);
+        index_remove(ctx->reg_index, ctx->reg_slots, r);
     }
     r->prev = r->next = NULL;
     r->ops = NULL;
