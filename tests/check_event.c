@@ -122,6 +122,32 @@ START_TEST(idle_time_and_far_events)
 }
 END_TEST
 
+/* Events on both sides of every digit's boundary (level 0 is bits 0-5,
+ * level 1 bits 6-13, then 6 bits a level), scheduled far ones first from
+ * a few positions of the wheel: each fires at its cycle, in cycle order. */
+START_TEST(events_at_every_digit_boundary)
+{
+    static const uint64_t starts[] = {0, 1000003, (1u << 14) - 1, (1ull << 20) + 63};
+    ck_assert_int_eq(xlat_advance(g.ctx, starts[_i]), XLAT_OK);
+    uint64_t now = xlat_now(g.ctx);
+    int tag = 0;
+    for (int bit = 50; bit >= 2; bit--)
+        for (int side = 1; side >= -1; side--) {
+            uint64_t delay = (1ull << bit) + (uint64_t)(int64_t)side;
+            ck_assert_int_eq(xlat_schedule(g.ctx, delay, record, (void *)(intptr_t)tag++), XLAT_OK);
+        }
+    ck_assert_int_eq(xlat_advance(g.ctx, (1ull << 50) + 1), XLAT_OK);
+    ck_assert_int_eq(g.n, tag);
+    for (int i = 0; i < g.n; i++) {
+        int t = g.log[i].tag;
+        uint64_t delay = (1ull << (50 - t / 3)) + 1 - (uint64_t)(t % 3);
+        ck_assert_uint_eq(g.log[i].cycle, now + delay);
+        if (i > 0)
+            ck_assert_uint_lt(g.log[i - 1].cycle, g.log[i].cycle);
+    }
+}
+END_TEST
+
 static void reenter(void *user)
 {
     int *rc = user;
@@ -522,8 +548,8 @@ static void spread(void *user)
 {
     (void)user;
     for (unsigned level = 0; level < XLAT_WHEEL_LEVELS - 1; level++)
-        for (uint64_t digit = 1; digit < XLAT_WHEEL_SLOTS; digit++)
-            xlat__unit_post(spreader, digit << (level * XLAT_WHEEL_BITS), count_fire, user);
+        for (uint64_t digit = 1; digit < xlat__wheel_slots_at(level); digit++)
+            xlat__unit_post(spreader, digit << xlat__wheel_shift(level), count_fire, user);
 }
 
 START_TEST(no_allocation_in_tick_at_the_worst_spread)
@@ -531,7 +557,9 @@ START_TEST(no_allocation_in_tick_at_the_worst_spread)
     counting_alloc ca;
     counting_alloc_init(&ca);
     xlat_ctx *ctx = test_ctx(3, &ca);
-    size_t budget = (XLAT_WHEEL_LEVELS - 1) * (XLAT_WHEEL_SLOTS - 1) + 1;
+    size_t budget = 1;
+    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS - 1; level++)
+        budget += xlat__wheel_slots_at(level) - 1;
     uint64_t fired = 0;
     spreader = bare_unit(ctx, budget);
     xlat__unit_post(spreader, 1, spread, &fired);
@@ -543,7 +571,7 @@ START_TEST(no_allocation_in_tick_at_the_worst_spread)
     size_t allocs = ca.allocs;
     ck_assert_int_eq(xlat_advance(ctx, 1), XLAT_OK);
     ck_assert_uint_eq(xlat_pending_events(ctx), budget - 1 + fillers);
-    ck_assert_int_eq(xlat_advance(ctx, 1ull << 61), XLAT_OK); /* every level re-filed */
+    ck_assert_int_eq(xlat_advance(ctx, 1ull << 62), XLAT_OK); /* every level re-filed */
     ck_assert_uint_eq(fired, budget - 1);
     ck_assert_uint_eq(ca.allocs, allocs);
     ck_assert_uint_eq(xlat__events_overruns(ctx), 0);
@@ -598,6 +626,7 @@ Suite *event_suite(void)
     tcase_add_test(tc, advance_zero_runs_what_is_due_now);
     tcase_add_test(tc, tick_is_advance_by_one);
     tcase_add_test(tc, idle_time_and_far_events);
+    tcase_add_loop_test(tc, events_at_every_digit_boundary, 0, 4);
     tcase_add_test(tc, advance_from_callback_is_refused);
     tcase_add_loop_test(tc, random_schedule_matches_reference, 0, 5);
     tcase_add_loop_test(tc, random_ticks_match_reference, 0, 5);

@@ -120,17 +120,16 @@ struct xlat_event *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_lis
     return &fresh->ev[0];
 }
 
-struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
-                                         uint64_t cycle)
+struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned index, uint64_t cycle)
 {
-    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    struct xlat_wheel_slot *slot = &w->slot[index];
     int was_empty = !slot->list.tail; /* most often, in a sparse wheel */
     struct xlat_event *e = xlat__list_extend(w, &slot->list);
     if (!e)
         return NULL;
     if (was_empty) {
         slot->min_cycle = cycle;
-        w->occupied[level] |= 1ull << digit;
+        xlat__wheel_mark(w, index);
     } else if (cycle < slot->min_cycle) {
         slot->min_cycle = cycle;
     }
@@ -355,15 +354,17 @@ int xlat__wheel_ready_live(const struct xlat_wheel *w)
  * ghosts included: moving there when only ghosts are due drops them. */
 static uint64_t wheel_next(const struct xlat_wheel *w)
 {
-    /* The lowest non-empty level holds the earliest events, and within a
-     * level no slot below the position's digit is ever occupied. */
-    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
-        if (!w->occupied[level])
+    /* The array holds the levels in order, so its first occupied slot is
+     * in the lowest non-empty level, which holds the earliest events; and
+     * within a level no slot below the position's digit is ever
+     * occupied. */
+    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++) {
+        if (!w->occupied[word])
             continue;
-        unsigned s = (unsigned)__builtin_ctzll(w->occupied[level]);
-        if (level == 0)
+        unsigned s = word * 64 + (unsigned)__builtin_ctzll(w->occupied[word]);
+        if (s < XLAT_WHEEL_SLOTS)
             return (w->position & ~(uint64_t)(XLAT_WHEEL_SLOTS - 1)) | s;
-        return w->slot[level][s].min_cycle;
+        return w->slot[s].min_cycle;
     }
     return XLAT_NEVER;
 }
@@ -372,10 +373,10 @@ static uint64_t wheel_next(const struct xlat_wheel *w)
  * passed. Slower; only while ghosts remain. */
 static uint64_t wheel_next_live(const struct xlat_wheel *w)
 {
-    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++)
-        for (uint64_t bits = w->occupied[level]; bits; bits &= bits - 1) {
-            unsigned s = (unsigned)__builtin_ctzll(bits);
-            uint64_t c = earliest_live(w, &w->slot[level][s].list, 0);
+    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++)
+        for (uint64_t bits = w->occupied[word]; bits; bits &= bits - 1) {
+            unsigned s = word * 64 + (unsigned)__builtin_ctzll(bits);
+            uint64_t c = earliest_live(w, &w->slot[s].list, 0);
             if (c != XLAT_NEVER)
                 return c;
         }
@@ -405,10 +406,10 @@ static void free_list(struct xlat_wheel *w, struct xlat_event_list *l)
 /* Nothing will run any more: every entry left is a ghost, and goes. */
 static void drop_all_ghosts(struct xlat_wheel *w)
 {
-    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++) {
-        for (uint64_t bits = w->occupied[level]; bits; bits &= bits - 1)
-            free_list(w, &w->slot[level][__builtin_ctzll(bits)].list);
-        w->occupied[level] = 0;
+    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++) {
+        for (uint64_t bits = w->occupied[word]; bits; bits &= bits - 1)
+            free_list(w, &w->slot[word * 64 + (unsigned)__builtin_ctzll(bits)].list);
+        w->occupied[word] = 0;
     }
     free_list(w, &w->ready);
     w->ready_pos = 0;
@@ -436,29 +437,28 @@ static void drop_ghosts_if_idle(struct xlat_wheel *w)
 static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
 {
     uint64_t cycle = b->ev[0].cycle;
-    unsigned level = xlat__wheel_level_of(cycle, w->position);
-    unsigned digit = xlat__wheel_digit(cycle, level);
-    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    unsigned index = xlat__wheel_index(cycle, w->position);
+    struct xlat_wheel_slot *slot = &w->slot[index];
     if (slot->list.head)
         return 0;
     b->next = NULL;
     slot->list.head = slot->list.tail = b;
     slot->min_cycle = cycle;
-    w->occupied[level] |= 1ull << digit;
+    xlat__wheel_mark(w, index);
     return 1;
 }
 
-/* Files the entries of slot `s` of `level` (the position has moved into
- * it) at the levels below, in their order. Cannot run out of blocks: each
+/* Files the entries of slot `index` (the position has moved into it) at
+ * the levels below, in their order. Cannot run out of blocks: each
  * block read is given back before the next one is. Out of line: only a
  * move past the end of level 0's span re-files, and move_to() is inlined
  * into every tick. */
-static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned level, unsigned s)
+static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned index)
 {
-    struct xlat_wheel_slot *slot = &w->slot[level][s];
+    struct xlat_wheel_slot *slot = &w->slot[index];
     struct xlat_event_block *b = slot->list.head;
     slot->list.head = slot->list.tail = NULL;
-    w->occupied[level] &= ~(1ull << s);
+    xlat__wheel_unmark(w, index);
     int ghosts = w->ghosts != 0; /* none appear while re-filing */
     if (b)
         prefetch_block(b->next);
@@ -491,13 +491,13 @@ static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned leve
 static inline __attribute__((always_inline)) void move_to(struct xlat_wheel *w, uint64_t cycle)
 {
     if ((cycle ^ w->position) >= XLAT_WHEEL_SLOTS) { /* a digit above level 0 changes */
-        unsigned level = xlat__wheel_level_of(cycle, w->position);
+        unsigned index = xlat__wheel_index(cycle, w->position);
         w->position = cycle;
-        refile(w, level, xlat__wheel_digit(cycle, level));
+        refile(w, index);
     }
     w->position = cycle;
-    unsigned s = xlat__wheel_digit(cycle, 0);
-    struct xlat_wheel_slot *due = &w->slot[0][s];
+    unsigned s = (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1);
+    struct xlat_wheel_slot *due = &w->slot[s];
     w->ready = due->list;
     w->ready_pos = 0;
     due->list.head = due->list.tail = NULL;
@@ -677,13 +677,13 @@ static void cancel_matching(struct xlat_wheel *w,
     compact(w, &w->ready, w->ready_pos, &t, &min);
     if (!w->ready.head)
         w->ready_pos = 0;
-    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS; level++)
-        for (uint64_t bits = w->occupied[level]; bits; bits &= bits - 1) {
-            unsigned s = (unsigned)__builtin_ctzll(bits);
-            struct xlat_wheel_slot *slot = &w->slot[level][s];
+    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++)
+        for (uint64_t bits = w->occupied[word]; bits; bits &= bits - 1) {
+            unsigned s = word * 64 + (unsigned)__builtin_ctzll(bits);
+            struct xlat_wheel_slot *slot = &w->slot[s];
             compact(w, &slot->list, 0, &t, &slot->min_cycle);
             if (!slot->list.head)
-                w->occupied[level] &= ~(1ull << s);
+                xlat__wheel_unmark(w, s);
         }
 }
 

@@ -2,16 +2,31 @@
  * A hierarchical timing wheel: the context's event queue.
  *
  * Level k holds events whose cycle agrees with the wheel's position on every
- * 6-bit digit above k and differs at digit k; within a level an event sits in
- * the slot of its digit. Moving the wheel to the earliest event re-files one
+ * digit above k and differs at digit k; within a level an event sits in the
+ * slot of its digit. Moving the wheel to the earliest event re-files one
  * slot, so every event is re-filed at most once per level: scheduling and
  * firing are O(1) amortized. Lists are FIFO and re-filing keeps their order,
  * so events due at the same cycle fire in the order they were scheduled.
  *
+ * The digits are 6 bits wide, but level 1's is 8: level 0 has 64 slots of
+ * a cycle each, level 1 256 of 64 cycles (delays up to 16,384 cycles, which
+ * hold a memory's or a link's latency), and each level above 64 again.
+ * Every level an event passes costs a copy of it; with level 1 wider, an
+ * event up to 2^20 cycles away is copied twice instead of three times.
+ * Against 6 bits everywhere, interleaved over ten rounds (tests/bench/
+ * compare): a thousand or a million events pending over a thousand cycles
+ * fire 7% and 14% faster, over a million cycles 21% and 7%; a burst of
+ * 10^8 fires in 19 ns an event instead of 23-24. Every level 8 bits wide
+ * fired as fast, but each slot is a list that may end in a partial big
+ * block, which the pool promises: 2,114 lists instead of 898 made a
+ * million pending cost 43.7 bytes an event instead of 38.0. Level 0 stays
+ * at 64 slots: 256 slots of one event each, a million pending over a
+ * million cycles, outgrew the first-level cache and ran 15% slower.
+ *
  * A list is a chain of blocks, not of single nodes: re-filing a slot and
  * firing a cycle read memory in order instead of chasing one pointer per
  * event across a pool of millions, and appending writes to the tail block
- * of one of the 704 lists, which stays in cache. A list's first two blocks
+ * of one of the 896 lists, which stays in cache. A list's first two blocks
  * are small (XLAT_EVENT_SMALL entries, 256 bytes), the rest big
  * (XLAT_EVENT_BIG, a page and a line): most lists are short and keep
  * memory small, and a long one (a burst of far events, re-filed level by
@@ -20,16 +35,16 @@
  * each, prefetching or not. The line beyond the page staggers the big
  * blocks of a chunk across the cache's sets: at 4 KiB every block's
  * header, read at every append, fell in one set of the first-level cache,
- * and lists growing side by side (a re-file writes to 64) evicted each
- * other's. A million events pending over a thousand cycles fire 15%
+ * and lists growing side by side (a re-file writes to 64 or 256) evicted each
+ * other's. A million events pending over a thousand cycles fired 15%
  * faster so (tests/bench/compare, ten rounds), 10^8 scheduled at once 8%
  * (four rounds); a million over a million cycles 4% slower, which was
  * not traced further. Blocks come from chunks that are never moved or
  * copied; the pool only grows.
  *
  * Memory: the blocks promised for E events (units' budgets, the host's
- * pending events, ghosts) are min(E, 1412) + 2 small ones (a list holds two
- * at most, each with an entry) and E/129 + min(E/15, 706) + 3 big ones (a
+ * pending events, ghosts) are min(E, 1796) + 2 small ones (a list holds two
+ * at most, each with an entry) and E/129 + min(E/15, 898) + 3 big ones (a
  * list has a big block only behind 14 entries; its tail may be partial,
  * and the ready queue's and a slot being re-filed may each have a partial
  * head too). About 33 bytes an event in a big pool; a context starts with
@@ -53,12 +68,15 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define XLAT_WHEEL_BITS 6
+#define XLAT_WHEEL_BITS 6 /* the digit of level 0 and of levels 2 and above */
 #define XLAT_WHEEL_SLOTS (1u << XLAT_WHEEL_BITS)
-#define XLAT_WHEEL_LEVELS 11 /* ceil(64 / 6) */
+#define XLAT_WHEEL_UPPER_BITS 8 /* level 1's digit */
+#define XLAT_WHEEL_UPPER_SLOTS (1u << XLAT_WHEEL_UPPER_BITS)
+#define XLAT_WHEEL_LEVELS 11 /* 6 + 8 + 8 x 6 bits, and level 10 holds bits 62 and 63 */
+#define XLAT_WHEEL_SLOTS_ALL (XLAT_WHEEL_UPPER_SLOTS + (XLAT_WHEEL_LEVELS - 1) * XLAT_WHEEL_SLOTS)
 /* Lists that can hold blocks at once: the slots, the ready queue and a
  * slot being re-filed. */
-#define XLAT_WHEEL_LISTS (XLAT_WHEEL_LEVELS * XLAT_WHEEL_SLOTS + 2)
+#define XLAT_WHEEL_LISTS (XLAT_WHEEL_SLOTS_ALL + 2)
 #define XLAT_EVENT_SMALL 7  /* entries of a small block (256 bytes) */
 #define XLAT_EVENT_BIG 129   /* entries of a big block (4160 bytes) */
 #define XLAT_EVENT_SMALL_LIST 2 /* small blocks at the front of a list */
@@ -117,8 +135,9 @@ struct xlat_wheel {
     uint32_t owner_used;   /* places handed out at least once (place 0 included) */
     uint32_t owner_free;   /* the first free place, or 0 */
     uint32_t owner_count;  /* units holding a place, dead ones included */
-    uint64_t occupied[XLAT_WHEEL_LEVELS];
-    struct xlat_wheel_slot slot[XLAT_WHEEL_LEVELS][XLAT_WHEEL_SLOTS];
+    /* Bit i: slot i of the array holds a list. */
+    uint64_t occupied[XLAT_WHEEL_SLOTS_ALL / 64];
+    struct xlat_wheel_slot slot[XLAT_WHEEL_SLOTS_ALL];
     struct xlat_event_block *free_blocks[2]; /* small (what a list starts with), big */
     /* Blocks of the newest chunk never used yet, small then big: taken in
      * address order after the free ones, so that a chunk's memory is
@@ -130,16 +149,48 @@ struct xlat_wheel {
     struct xlat_event_chunk *chunks;
 };
 
-/* The level of an event due at `cycle`, seen from `position`. */
+/* The level of an event due at `cycle`, seen from `position`: level 0
+ * for bits 0-5 of the highest that differs, level 1 for bits 6-13, level
+ * k above for bits 6k+2 to 6k+7. */
 static inline unsigned xlat__wheel_level_of(uint64_t cycle, uint64_t position)
 {
     /* `| 1`: the same cycle is level 0, without a branch. */
-    return (unsigned)(63 - __builtin_clzll((cycle ^ position) | 1)) / XLAT_WHEEL_BITS;
+    unsigned bit = (unsigned)(63 - __builtin_clzll((cycle ^ position) | 1));
+    return bit < 14 ? bit >= 6 : (bit - 2) / 6;
 }
 
-static inline unsigned xlat__wheel_digit(uint64_t cycle, unsigned level)
+/* The lowest bit of level `level`'s digit. */
+static inline unsigned xlat__wheel_shift(unsigned level) { return level < 2 ? 6 * level : 6 * level + 2; }
+
+/* The slots of level `level`. */
+static inline unsigned xlat__wheel_slots_at(unsigned level)
 {
-    return (unsigned)(cycle >> (level * XLAT_WHEEL_BITS)) & (XLAT_WHEEL_SLOTS - 1);
+    return level == 1 ? XLAT_WHEEL_UPPER_SLOTS : XLAT_WHEEL_SLOTS;
+}
+
+/* Where level `level` starts in the array of slots. */
+static inline unsigned xlat__wheel_base(unsigned level)
+{
+    return level < 2 ? XLAT_WHEEL_SLOTS * level : XLAT_WHEEL_SLOTS * (level + 3);
+}
+
+/* The slot (its place in the array) of an event due at `cycle`, seen from
+ * `position`. */
+static inline unsigned xlat__wheel_index(uint64_t cycle, uint64_t position)
+{
+    unsigned level = xlat__wheel_level_of(cycle, position);
+    unsigned digit = (unsigned)(cycle >> xlat__wheel_shift(level)) & (xlat__wheel_slots_at(level) - 1);
+    return xlat__wheel_base(level) + digit;
+}
+
+static inline void xlat__wheel_mark(struct xlat_wheel *w, unsigned index)
+{
+    w->occupied[index / 64] |= 1ull << (index % 64);
+}
+
+static inline void xlat__wheel_unmark(struct xlat_wheel *w, unsigned index)
+{
+    w->occupied[index / 64] &= ~(1ull << (index % 64));
 }
 
 /* Small blocks that hold `entries` pending entries however they spread
@@ -174,15 +225,14 @@ static inline struct xlat_event *xlat__list_append(struct xlat_wheel *w, struct 
 
 /* The slow part of xlat__wheel_slot_entry: the slot's tail block is full
  * or it has none (event.c). */
-struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned level, unsigned digit,
-                                         uint64_t cycle);
+struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned index, uint64_t cycle);
 
-/* A new entry in slot `digit` of `level`, for an event due at `cycle`;
+/* A new entry in slot `index` of the array, for an event due at `cycle`;
  * NULL when no block is free. */
-static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w, unsigned level,
-                                                           unsigned digit, uint64_t cycle)
+static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w, unsigned index,
+                                                           uint64_t cycle)
 {
-    struct xlat_wheel_slot *slot = &w->slot[level][digit];
+    struct xlat_wheel_slot *slot = &w->slot[index];
     struct xlat_event_block *b = slot->list.tail;
     struct xlat_event_block *fresh = w->free_blocks[0];
     if (!b && fresh) { /* an empty slot: most posts, when few events are pending */
@@ -191,11 +241,11 @@ static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w,
         fresh->count = 1;
         slot->list.head = slot->list.tail = fresh;
         slot->min_cycle = cycle;
-        w->occupied[level] |= 1ull << digit;
+        xlat__wheel_mark(w, index);
         return &fresh->ev[0];
     }
     if (__builtin_expect(!b || b->count == b->cap, 0))
-        return xlat__wheel_slot_grow(w, level, digit, cycle);
+        return xlat__wheel_slot_grow(w, index, cycle);
     if (cycle < slot->min_cycle)
         slot->min_cycle = cycle;
     return &b->ev[b->count++];
@@ -209,9 +259,8 @@ static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w,
 static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, uint64_t cycle)
 {
     if (__builtin_expect((cycle ^ w->position) < XLAT_WHEEL_SLOTS, 1))
-        return xlat__wheel_slot_entry_at(w, 0, (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1), cycle);
-    unsigned level = xlat__wheel_level_of(cycle, w->position);
-    return xlat__wheel_slot_entry_at(w, level, xlat__wheel_digit(cycle, level), cycle);
+        return xlat__wheel_slot_entry_at(w, (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1), cycle);
+    return xlat__wheel_slot_entry_at(w, xlat__wheel_index(cycle, w->position), cycle);
 }
 
 /* Fills new entry `e` with an event of owner place `owner` and counts it. */
@@ -253,7 +302,7 @@ static inline struct xlat_event *xlat__wheel_quick_entry(struct xlat_wheel *w, u
     if (cycle != now) {
         if (__builtin_expect((cycle ^ w->position) >= XLAT_WHEEL_SLOTS, 0))
             return NULL;
-        l = &w->slot[0][cycle & (XLAT_WHEEL_SLOTS - 1)].list;
+        l = &w->slot[cycle & (XLAT_WHEEL_SLOTS - 1)].list;
         bit = 1ull << (cycle & (XLAT_WHEEL_SLOTS - 1));
     }
     struct xlat_event_block *b = l->tail;
