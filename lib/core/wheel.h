@@ -35,8 +35,8 @@
  * each, prefetching or not. The line beyond the page staggers the big
  * blocks of a chunk across the cache's sets: at 4 KiB every block's
  * header, read at every append, fell in one set of the first-level cache,
- * and lists growing side by side (a re-file writes to 64 or 256) evicted each
- * other's. A million events pending over a thousand cycles fired 15%
+ * and lists growing side by side (a re-file writes to 64 or 256) evicted
+ * each other's. A million events pending over a thousand cycles fired 15%
  * faster so (tests/bench/compare, ten rounds), 10^8 scheduled at once 8%
  * (four rounds); a million over a million cycles 4% slower, which was
  * not traced further. Blocks come from chunks that are never moved or
@@ -160,7 +160,10 @@ static inline unsigned xlat__wheel_level_of(uint64_t cycle, uint64_t position)
 }
 
 /* The lowest bit of level `level`'s digit. */
-static inline unsigned xlat__wheel_shift(unsigned level) { return level < 2 ? 6 * level : 6 * level + 2; }
+static inline unsigned xlat__wheel_shift(unsigned level)
+{
+    return level < 2 ? 6 * level : 6 * level + 2;
+}
 
 /* The slots of level `level`. */
 static inline unsigned xlat__wheel_slots_at(unsigned level)
@@ -179,8 +182,8 @@ static inline unsigned xlat__wheel_base(unsigned level)
 static inline unsigned xlat__wheel_index(uint64_t cycle, uint64_t position)
 {
     unsigned level = xlat__wheel_level_of(cycle, position);
-    unsigned digit = (unsigned)(cycle >> xlat__wheel_shift(level)) & (xlat__wheel_slots_at(level) - 1);
-    return xlat__wheel_base(level) + digit;
+    unsigned digit = (unsigned)(cycle >> xlat__wheel_shift(level));
+    return xlat__wheel_base(level) + (digit & (xlat__wheel_slots_at(level) - 1));
 }
 
 static inline void xlat__wheel_mark(struct xlat_wheel *w, unsigned index)
