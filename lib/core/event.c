@@ -7,6 +7,7 @@ int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
 void xlat__wheel_release(xlat_ctx *ctx);
 
 _Static_assert(sizeof(struct xlat_event) == 32, "an entry is half a cache line");
+_Static_assert(XLAT_WHEEL_SLOTS_ALL % 64 == 0, "the occupied bitmap has whole words");
 #define SMALL_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_SMALL * sizeof(struct xlat_event))
 #define BIG_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_BIG * sizeof(struct xlat_event))
 _Static_assert(SMALL_BYTES == 256, "a small block is four cache lines");
@@ -350,6 +351,22 @@ int xlat__wheel_ready_live(const struct xlat_wheel *w)
     return earliest_live(w, &w->ready, w->ready_pos) != XLAT_NEVER;
 }
 
+/* The first slot at or after `from` that holds a list, or
+ * XLAT_WHEEL_SLOTS_ALL: slots in array order, which is level by level. */
+static inline unsigned next_occupied(const struct xlat_wheel *w, unsigned from)
+{
+    unsigned word = from / 64;
+    if (word >= XLAT_WHEEL_SLOTS_ALL / 64)
+        return XLAT_WHEEL_SLOTS_ALL;
+    uint64_t bits = w->occupied[word] & (~0ull << (from % 64));
+    while (!bits) {
+        if (++word == XLAT_WHEEL_SLOTS_ALL / 64)
+            return XLAT_WHEEL_SLOTS_ALL;
+        bits = w->occupied[word];
+    }
+    return word * 64 + (unsigned)__builtin_ctzll(bits);
+}
+
 /* The earliest cycle with an entry in the wheel (the ready queue aside),
  * ghosts included: moving there when only ghosts are due drops them. */
 static uint64_t wheel_next(const struct xlat_wheel *w)
@@ -358,28 +375,23 @@ static uint64_t wheel_next(const struct xlat_wheel *w)
      * in the lowest non-empty level, which holds the earliest events; and
      * within a level no slot below the position's digit is ever
      * occupied. */
-    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++) {
-        if (!w->occupied[word])
-            continue;
-        unsigned s = word * 64 + (unsigned)__builtin_ctzll(w->occupied[word]);
-        if (s < XLAT_WHEEL_SLOTS)
-            return (w->position & ~(uint64_t)(XLAT_WHEEL_SLOTS - 1)) | s;
-        return w->slot[s].min_cycle;
-    }
-    return XLAT_NEVER;
+    unsigned s = next_occupied(w, 0);
+    if (s == XLAT_WHEEL_SLOTS_ALL)
+        return XLAT_NEVER;
+    if (s < XLAT_WHEEL_SLOTS)
+        return (w->position & ~(uint64_t)(XLAT_WHEEL_SLOTS - 1)) | s;
+    return w->slot[s].min_cycle;
 }
 
 /* The same, for events that will run: slots holding only ghosts are
  * passed. Slower; only while ghosts remain. */
 static uint64_t wheel_next_live(const struct xlat_wheel *w)
 {
-    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++)
-        for (uint64_t bits = w->occupied[word]; bits; bits &= bits - 1) {
-            unsigned s = word * 64 + (unsigned)__builtin_ctzll(bits);
-            uint64_t c = earliest_live(w, &w->slot[s].list, 0);
-            if (c != XLAT_NEVER)
-                return c;
-        }
+    for (unsigned s = next_occupied(w, 0); s < XLAT_WHEEL_SLOTS_ALL; s = next_occupied(w, s + 1)) {
+        uint64_t c = earliest_live(w, &w->slot[s].list, 0);
+        if (c != XLAT_NEVER)
+            return c;
+    }
     return XLAT_NEVER;
 }
 
@@ -406,10 +418,9 @@ static void free_list(struct xlat_wheel *w, struct xlat_event_list *l)
 /* Nothing will run any more: every entry left is a ghost, and goes. */
 static void drop_all_ghosts(struct xlat_wheel *w)
 {
-    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++) {
-        for (uint64_t bits = w->occupied[word]; bits; bits &= bits - 1)
-            free_list(w, &w->slot[word * 64 + (unsigned)__builtin_ctzll(bits)].list);
-        w->occupied[word] = 0;
+    for (unsigned s = next_occupied(w, 0); s < XLAT_WHEEL_SLOTS_ALL; s = next_occupied(w, s + 1)) {
+        free_list(w, &w->slot[s].list);
+        xlat__wheel_unmark(w, s);
     }
     free_list(w, &w->ready);
     w->ready_pos = 0;
@@ -677,14 +688,12 @@ static void cancel_matching(struct xlat_wheel *w,
     compact(w, &w->ready, w->ready_pos, &t, &min);
     if (!w->ready.head)
         w->ready_pos = 0;
-    for (unsigned word = 0; word < XLAT_WHEEL_SLOTS_ALL / 64; word++)
-        for (uint64_t bits = w->occupied[word]; bits; bits &= bits - 1) {
-            unsigned s = word * 64 + (unsigned)__builtin_ctzll(bits);
-            struct xlat_wheel_slot *slot = &w->slot[s];
-            compact(w, &slot->list, 0, &t, &slot->min_cycle);
-            if (!slot->list.head)
-                xlat__wheel_unmark(w, s);
-        }
+    for (unsigned s = next_occupied(w, 0); s < XLAT_WHEEL_SLOTS_ALL; s = next_occupied(w, s + 1)) {
+        struct xlat_wheel_slot *slot = &w->slot[s];
+        compact(w, &slot->list, 0, &t, &slot->min_cycle);
+        if (!slot->list.head)
+            xlat__wheel_unmark(w, s);
+    }
 }
 
 void xlat__cancel_events(xlat_ctx *ctx, int (*match)(void *match_user, xlat_event_fn fn, void *user),
