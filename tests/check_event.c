@@ -331,6 +331,51 @@ START_TEST(pool_grows_geometrically_then_stops_allocating)
 }
 END_TEST
 
+/* A pool of 300,000 pending events grows in chunks of more than 4 MiB,
+ * the ones the engine advises for huge pages (event.c): each event still
+ * fires at its own cycle, in (cycle, schedule order), exactly once. Event
+ * i is due at big_due(i), spread over a million cycles. */
+#define BIG_POOL 300000u
+
+static struct {
+    uint64_t fired, bad, last_due, last_i;
+} big;
+
+static uint64_t big_due(uint64_t i) { return 1 + i * 7919u % 1000003u; }
+
+static void big_fire(void *user)
+{
+    uint64_t i = (uint64_t)(uintptr_t)user, due = big_due(i);
+    if (due != xlat_now(g.ctx))
+        big.bad++;
+    if (big.fired && (due < big.last_due || (due == big.last_due && i < big.last_i)))
+        big.bad++;
+    big.last_due = due;
+    big.last_i = i;
+    big.fired++;
+}
+
+START_TEST(big_pool_fires_each_event_in_order)
+{
+    counting_alloc ca;
+    counting_alloc_init(&ca);
+    xlat_ctx_destroy(g.ctx);
+    g.ctx = test_ctx(1, &ca);
+    memset(&big, 0, sizeof(big));
+    for (uint64_t i = 0; i < BIG_POOL; i++)
+        ck_assert_int_eq(xlat_schedule(g.ctx, big_due(i), big_fire, (void *)(uintptr_t)i), XLAT_OK);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), BIG_POOL);
+    ck_assert_int_eq(xlat_advance(g.ctx, 1000003), XLAT_OK);
+    ck_assert_uint_eq(big.fired, BIG_POOL);
+    ck_assert_uint_eq(big.bad, 0);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 0);
+    ck_assert_uint_ge(ca.largest, (size_t)4 << 20); /* a chunk the engine advised */
+    xlat_ctx_destroy(g.ctx);
+    g.ctx = NULL;
+    ck_assert_uint_eq(ca.live_bytes, 0);
+}
+END_TEST
+
 START_TEST(schedule_failure_is_nomem_and_changes_nothing)
 {
     counting_alloc ca;
@@ -633,6 +678,7 @@ Suite *event_suite(void)
     tcase_add_test(tc, tick_at_the_end_of_the_clock);
     tc = test_case(s, "memory");
     tcase_add_test(tc, pool_grows_geometrically_then_stops_allocating);
+    tcase_add_test(tc, big_pool_fires_each_event_in_order);
     tcase_add_test(tc, schedule_failure_is_nomem_and_changes_nothing);
     tcase_add_test(tc, destroy_with_pending_events);
     tc = test_case(s, "cancel");

@@ -22,6 +22,8 @@ static void *count_alloc(void *user, size_t size, size_t align)
     ca->live_bytes += size;
     if (ca->live_bytes > ca->peak_bytes)
         ca->peak_bytes = ca->live_bytes;
+    if (size > ca->largest)
+        ca->largest = size;
     return p;
 }
 
@@ -39,7 +41,7 @@ void counting_alloc_init(counting_alloc *ca)
     ca->hooks.free = count_free;
     ca->hooks.user = ca;
     ca->allocs = ca->frees = 0;
-    ca->live_bytes = ca->peak_bytes = 0;
+    ca->live_bytes = ca->peak_bytes = ca->largest = 0;
     ca->fail_after = -1;
     ca->fail_once = 0;
     ca->failed = 0;

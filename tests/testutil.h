@@ -22,6 +22,7 @@ typedef struct counting_alloc {
     xlat_allocator hooks;
     size_t allocs, frees;
     size_t live_bytes, peak_bytes;
+    size_t largest; /* the largest single allocation */
     long fail_after;
     int fail_once;
     size_t failed;
