@@ -75,6 +75,13 @@ XLAT_API const char *xlat_strerror(int rc);
  * `alloc` returns memory of at least `size` bytes aligned to `align` (a power
  * of two no larger than 64), or NULL. `free` receives the same `size` that was
  * asked for. `user` is passed back unchanged as the first argument.
+ *
+ * On Linux, the event queue asks the kernel for transparent huge pages
+ * (`madvise(MADV_HUGEPAGE)`) over the whole 2 MiB pages inside each block of
+ * 4 MiB or more it allocates (a pool of some 130,000 pending events or
+ * more): firing a large pool then misses the host's translation caches far
+ * less. It is a hint: the memory stays the allocator's, its contents are
+ * unchanged, and a kernel with transparent huge pages off ignores it.
  */
 typedef struct xlat_allocator {
     void *(*alloc)(void *user, size_t size, size_t align); /**< Allocate; NULL on failure. */
