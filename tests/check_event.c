@@ -359,8 +359,7 @@ START_TEST(big_pool_fires_each_event_in_order)
 {
     counting_alloc ca;
     counting_alloc_init(&ca);
-    xlat_ctx_destroy(g.ctx);
-    g.ctx = test_ctx(1, &ca);
+    g.ctx = test_ctx(1, &ca); /* the case has no fixture: big_fire reads the clock from g */
     memset(&big, 0, sizeof(big));
     for (uint64_t i = 0; i < BIG_POOL; i++)
         ck_assert_int_eq(xlat_schedule(g.ctx, big_due(i), big_fire, (void *)(uintptr_t)i), XLAT_OK);
@@ -661,6 +660,45 @@ START_TEST(cancel_by_function_keeps_order)
 }
 END_TEST
 
+/* Far entries (2^38 cycles or more from the wheel's position) keep their
+ * whole cycle, in lists of their own format: a cancel compacts those
+ * lists, and the events left fire at their cycles, in (cycle, schedule)
+ * order, as they are re-filed level by level into near ones. */
+static const uint64_t far_due[] = {1ull << 38, (1ull << 38) + 5, (1ull << 44) + 3,
+                                   (1ull << 50) + 1, (1ull << 50) + 1, 1000};
+
+static uint64_t far_cycle(int tag)
+{
+    int k = tag % 6;
+    return far_due[k] + (uint64_t)(tag / 6);
+}
+
+static int is_must_not_fire(void *match_user, xlat_event_fn fn, void *user)
+{
+    (void)match_user;
+    (void)user;
+    return fn == must_not_fire;
+}
+
+START_TEST(cancel_keeps_far_events_at_their_cycles)
+{
+    for (int tag = 0; tag < 60; tag++)
+        ck_assert_int_eq(xlat_schedule(g.ctx, far_cycle(tag), tag % 5 % 2 ? must_not_fire : record,
+                                       (void *)(intptr_t)tag),
+                         XLAT_OK);
+    xlat__cancel_events(g.ctx, is_must_not_fire, NULL);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 36); /* tags 1 and 3 mod 5 go */
+    ck_assert_int_eq(xlat_advance(g.ctx, (1ull << 50) + 20), XLAT_OK);
+    ck_assert_int_eq(g.n, 36);
+    for (int i = 0; i < g.n; i++) {
+        ck_assert_uint_eq(g.log[i].cycle, far_cycle(g.log[i].tag));
+        if (i)
+            ck_assert(g.log[i].cycle > g.log[i - 1].cycle ||
+                      (g.log[i].cycle == g.log[i - 1].cycle && g.log[i].tag > g.log[i - 1].tag));
+    }
+}
+END_TEST
+
 Suite *event_suite(void)
 {
     Suite *s = suite_create("event");
@@ -690,5 +728,6 @@ Suite *event_suite(void)
     tcase_add_test(tc, pool_accounting_after_cancel);
     tcase_add_test(tc, no_allocation_in_tick_at_the_worst_spread);
     tcase_add_test(tc, cancel_by_function_keeps_order);
+    tcase_add_test(tc, cancel_keeps_far_events_at_their_cycles);
     return s;
 }

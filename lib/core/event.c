@@ -10,17 +10,28 @@ void xlat__wheel_init(struct xlat_wheel *w);
 int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
 void xlat__wheel_release(xlat_ctx *ctx);
 
-_Static_assert(sizeof(struct xlat_event) == 32, "an entry is half a cache line");
+_Static_assert(sizeof(struct xlat_event) == 24, "a near entry is 24 bytes");
+_Static_assert(sizeof(struct xlat_event_far) == 32, "a far entry is half a cache line");
+_Static_assert(sizeof(struct xlat_event_block) == XLAT_EVENT_HEADER, "the header is 16 bytes");
 _Static_assert(XLAT_WHEEL_SLOTS_ALL % 64 == 0, "the occupied bitmap has whole words");
-#define SMALL_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_SMALL * sizeof(struct xlat_event))
-#define BIG_BYTES (sizeof(struct xlat_event_block) + XLAT_EVENT_BIG * sizeof(struct xlat_event))
-_Static_assert(SMALL_BYTES == 256, "a small block is four cache lines");
-_Static_assert(BIG_BYTES == 4160, "a big block is a page and a line");
+_Static_assert(XLAT_WHEEL_FAR_INDEX == XLAT_WHEEL_SLOTS + XLAT_WHEEL_UPPER_SLOTS +
+                                           4 * XLAT_WHEEL_SLOTS,
+               "levels 0 to 5 come before the far ones");
+_Static_assert(XLAT_WHEEL_FAR_BIT == 6 * 6 + 2, "level 6's digit starts at bit 38");
+#define SMALL_BYTES XLAT_EVENT_SMALL_BYTES
+#define BIG_BYTES XLAT_EVENT_BIG_BYTES
+_Static_assert(XLAT_EVENT_SMALL_NEAR == 10 && XLAT_EVENT_BIG_NEAR == 172 &&
+                   XLAT_EVENT_SMALL == 7 && XLAT_EVENT_BIG == 129,
+               "the entries a block holds, near and far");
 
 /* One allocation of blocks: this header, the small blocks, the big ones. */
 struct xlat_event_chunk {
-    struct xlat_event_chunk *next;
+    struct xlat_event_chunk *next; /* every chunk, for the release */
     size_t bytes;
+    /* Its blocks never used yet, small [0] and big [1]: [at, end), and
+     * the next chunk on the wheel's `carving` stack. */
+    char *at[2], *end[2];
+    struct xlat_event_chunk *carving_next[2];
 } __attribute__((aligned(64)));
 
 static void drop_ghosts(struct xlat_wheel *w);
@@ -39,23 +50,18 @@ static inline void prefetch_block(const struct xlat_event_block *b)
     __builtin_prefetch((const char *)b + 64);
 }
 
-static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
+/* Block `b` as the pool keeps a free one: near, of its size. */
+static inline void format_near(struct xlat_event_block *b, int big)
 {
-    b->next = w->free_blocks[b->big];
-    w->free_blocks[b->big] = b;
+    b->cap = big ? XLAT_EVENT_BIG_NEAR : XLAT_EVENT_SMALL_NEAR;
+    b->big = (uint16_t)big;
 }
 
-/* The blocks of [*at, end), never used, of `cap` entries, go to the free
- * lists. */
-static void free_carve(struct xlat_wheel *w, char **at, char *end, uint32_t cap)
+static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
 {
-    size_t bytes = cap == XLAT_EVENT_SMALL ? SMALL_BYTES : BIG_BYTES;
-    for (; *at != end; *at += bytes) {
-        struct xlat_event_block *b = (struct xlat_event_block *)*at;
-        b->cap = (uint16_t)cap;
-        b->big = cap == XLAT_EVENT_BIG;
-        free_block(w, b);
-    }
+    format_near(b, b->big); /* it may come from a far list */
+    b->next = w->free_blocks[b->big];
+    w->free_blocks[b->big] = b;
 }
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
@@ -85,9 +91,11 @@ static void advise_huge_pages(void *chunk, size_t bytes)
 }
 
 /* Adds `small` small and `big` big blocks in one chunk: the blocks already
- * out stay where they are. What is left of the previous chunk goes to the
- * free lists. The chunk is not zeroed: a block's size is written when it
- * is carved, the rest when a list takes it. */
+ * out stay where they are. The chunk is not zeroed: a block's size is
+ * written when it is carved, the rest when a list takes it. What is left
+ * of older chunks is carved after it, and left untouched until then:
+ * putting it on the free lists wrote every block's header, which faulted
+ * in the whole of every chunk but the newest. */
 static int add_blocks(xlat_ctx *ctx, size_t small, size_t big)
 {
     struct xlat_wheel *w = &ctx->wheel;
@@ -104,42 +112,49 @@ static int add_blocks(xlat_ctx *ctx, size_t small, size_t big)
     chunk->next = w->chunks;
     chunk->bytes = bytes;
     w->chunks = chunk;
-    free_carve(w, &w->carve_small, w->carve_small_end, XLAT_EVENT_SMALL);
-    free_carve(w, &w->carve_big, w->carve_big_end, XLAT_EVENT_BIG);
-    w->carve_small = c + sizeof(*chunk);
-    w->carve_small_end = w->carve_big = w->carve_small + small * SMALL_BYTES;
-    w->carve_big_end = w->carve_big + big * BIG_BYTES;
+    chunk->at[0] = c + sizeof(*chunk);
+    chunk->end[0] = chunk->at[1] = chunk->at[0] + small * SMALL_BYTES;
+    chunk->end[1] = chunk->at[1] + big * BIG_BYTES;
+    for (int k = 0; k < 2; k++)
+        if (chunk->at[k] != chunk->end[k]) {
+            chunk->carving_next[k] = w->carving[k];
+            w->carving[k] = chunk;
+        }
     w->small_blocks += small;
     w->big_blocks += big;
     return XLAT_OK;
 }
 
-/* A free block of `cap` entries, or NULL. */
-static struct xlat_event_block *take_block(struct xlat_wheel *w, uint32_t cap)
+/* A free block, small or `big`, near or `far`; or NULL. */
+static struct xlat_event_block *take_block(struct xlat_wheel *w, int big, int far)
 {
-    int small = cap == XLAT_EVENT_SMALL;
-    struct xlat_event_block **free = &w->free_blocks[!small];
-    char **carve = small ? &w->carve_small : &w->carve_big;
+    struct xlat_event_block **free = &w->free_blocks[big];
+    struct xlat_event_chunk *c = w->carving[big];
     struct xlat_event_block *b = *free;
     if (b) {
         *free = b->next;
-    } else if (*carve != (small ? w->carve_small_end : w->carve_big_end)) {
-        b = (struct xlat_event_block *)*carve;
-        *carve += small ? SMALL_BYTES : BIG_BYTES;
-        b->cap = (uint16_t)cap;
-        b->big = !small;
+    } else if (c) { /* a chunk on the stack has a block left */
+        b = (struct xlat_event_block *)c->at[big];
+        c->at[big] += big ? BIG_BYTES : SMALL_BYTES;
+        if (c->at[big] == c->end[big])
+            w->carving[big] = c->carving_next[big];
+        format_near(b, big);
+    } else {
+        return NULL;
     }
+    if (far)
+        b->cap = big ? XLAT_EVENT_BIG : XLAT_EVENT_SMALL;
     return b;
 }
 
 /* A list starts with XLAT_EVENT_SMALL_LIST small blocks, then goes on
  * with big ones (wheel.h). */
-struct xlat_event *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_list *l)
+void *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_list *l, int far)
 {
     struct xlat_event_block *t = l->tail;
     _Static_assert(XLAT_EVENT_SMALL_LIST == 2, "a list's head and the block after it");
     int small = !t || t == l->head;
-    struct xlat_event_block *fresh = take_block(w, small ? XLAT_EVENT_SMALL : XLAT_EVENT_BIG);
+    struct xlat_event_block *fresh = take_block(w, !small, far);
     if (!fresh)
         return NULL;
     fresh->next = NULL;
@@ -149,23 +164,55 @@ struct xlat_event *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_lis
     else
         l->head = fresh;
     l->tail = fresh;
-    return &fresh->ev[0];
+    return fresh->ev; /* entry 0, near or far */
 }
 
-struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned index, uint64_t cycle)
+/* Slot `index` has a new entry, due at `cycle`: its earliest cycle and
+ * its bit. */
+static inline void slot_took(struct xlat_wheel *w, unsigned index, int was_empty, uint64_t cycle)
 {
     struct xlat_wheel_slot *slot = &w->slot[index];
-    int was_empty = !slot->list.tail; /* most often, in a sparse wheel */
-    struct xlat_event *e = xlat__list_extend(w, &slot->list);
-    if (!e)
-        return NULL;
     if (was_empty) {
         slot->min_cycle = cycle;
         xlat__wheel_mark(w, index);
     } else if (cycle < slot->min_cycle) {
         slot->min_cycle = cycle;
     }
+}
+
+struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned index, uint64_t cycle)
+{
+    struct xlat_wheel_slot *slot = &w->slot[index];
+    int was_empty = !slot->list.tail; /* most often, in a sparse wheel */
+    struct xlat_event *e = xlat__list_extend(w, &slot->list, 0);
+    if (e)
+        slot_took(w, index, was_empty, cycle);
     return e;
+}
+
+struct xlat_event_far *xlat__wheel_far_entry(struct xlat_wheel *w, unsigned index, uint64_t cycle)
+{
+    struct xlat_wheel_slot *slot = &w->slot[index];
+    struct xlat_event_block *b = slot->list.tail;
+    struct xlat_event_far *f;
+    if (b && b->count < b->cap)
+        f = xlat__far_at(b, b->count++);
+    else if (!(f = xlat__list_extend(w, &slot->list, 1)))
+        return NULL;
+    slot_took(w, index, !b, cycle);
+    return f;
+}
+
+int xlat__wheel_post_far(struct xlat_wheel *w, uint64_t cycle, uint32_t owner,
+                         void (*fn)(void *), void *user)
+{
+    unsigned index = xlat__wheel_index(cycle, w->position);
+    struct xlat_event_far *f = xlat__wheel_far_entry(w, index, cycle);
+    if (!f)
+        return 0;
+    xlat__wheel_fill(w, &f->e, cycle, owner, fn, user);
+    f->cycle = cycle;
+    return 1;
 }
 
 /* Grows the pool to hold at least `capacity` entries however they spread. */
@@ -203,7 +250,7 @@ void xlat__wheel_release(xlat_ctx *ctx)
     w->owners = NULL;
     w->owner_places = w->owner_used = w->owner_free = w->owner_count = 0;
     w->free_blocks[0] = w->free_blocks[1] = NULL;
-    w->carve_small = w->carve_small_end = w->carve_big = w->carve_big_end = NULL;
+    w->carving[0] = w->carving[1] = NULL;
     w->small_blocks = w->big_blocks = w->capacity = 0;
 }
 
@@ -364,22 +411,60 @@ static void drop_ghost(struct xlat_wheel *w, uint32_t owner)
         owner_forget(w, owner);
 }
 
-/* The earliest cycle of a live entry of `l` from entry `from` of its head,
- * or XLAT_NEVER. */
-static uint64_t earliest_live(const struct xlat_wheel *w, const struct xlat_event_list *l,
-                              uint32_t from)
+/* Entry `i` of block `b`, of a `far` list or a near one. */
+static inline struct xlat_event *entry_at(struct xlat_event_block *b, int far, uint32_t i)
 {
+    return far ? &xlat__far_at(b, i)->e : &b->ev[i];
+}
+
+/* What the entries of a near slot share: the bits of their cycles above
+ * the offset their `lo` keeps (the wheel position's, and the slot's
+ * digit), and the mask of that offset. */
+struct span {
+    uint64_t base, mask;
+};
+
+static struct span near_span(const struct xlat_wheel *w, unsigned index)
+{
+    if (index >= XLAT_WHEEL_FAR_INDEX) /* far entries keep their whole cycle */
+        return (struct span){0, 0};
+    unsigned level = index < XLAT_WHEEL_SLOTS ? 0
+                     : index < xlat__wheel_base(2) ? 1
+                                                   : index / XLAT_WHEEL_SLOTS - 3;
+    unsigned shift = xlat__wheel_shift(level);
+    unsigned above = shift + (level == 1 ? XLAT_WHEEL_UPPER_BITS : XLAT_WHEEL_BITS); /* <= 38 */
+    uint64_t digit = index - xlat__wheel_base(level);
+    return (struct span){w->position >> above << above | digit << shift,
+                         ((uint64_t)1 << shift) - 1};
+}
+
+/* The cycle of entry `i` of block `b` of a slot whose span is `sp`. */
+static inline uint64_t entry_cycle(struct span sp, struct xlat_event_block *b, int far, uint32_t i)
+{
+    return far ? xlat__far_at(b, i)->cycle : sp.base | (b->ev[i].lo & sp.mask);
+}
+
+/* The earliest cycle of a live entry of slot `index`, or XLAT_NEVER. */
+static uint64_t earliest_live(const struct xlat_wheel *w, unsigned index)
+{
+    int far = index >= XLAT_WHEEL_FAR_INDEX;
+    struct span sp = near_span(w, index);
     uint64_t best = XLAT_NEVER;
-    for (const struct xlat_event_block *b = l->head; b; b = b->next, from = 0)
-        for (uint32_t i = from; i < b->count; i++)
-            if (!is_ghost(w, &b->ev[i]) && b->ev[i].cycle < best)
-                best = b->ev[i].cycle;
+    for (struct xlat_event_block *b = w->slot[index].list.head; b; b = b->next)
+        for (uint32_t i = 0; i < b->count; i++)
+            if (!is_ghost(w, entry_at(b, far, i)) && entry_cycle(sp, b, far, i) < best)
+                best = entry_cycle(sp, b, far, i);
     return best;
 }
 
 int xlat__wheel_ready_live(const struct xlat_wheel *w)
 {
-    return earliest_live(w, &w->ready, w->ready_pos) != XLAT_NEVER;
+    uint32_t from = w->ready_pos; /* the ready queue is near */
+    for (const struct xlat_event_block *b = w->ready.head; b; b = b->next, from = 0)
+        for (uint32_t i = from; i < b->count; i++)
+            if (!is_ghost(w, &b->ev[i]))
+                return 1;
+    return 0;
 }
 
 /* The first slot at or after `from` that holds a list, or
@@ -419,7 +504,7 @@ static uint64_t wheel_next(const struct xlat_wheel *w)
 static uint64_t wheel_next_live(const struct xlat_wheel *w)
 {
     for (unsigned s = next_occupied(w, 0); s < XLAT_WHEEL_SLOTS_ALL; s = next_occupied(w, s + 1)) {
-        uint64_t c = earliest_live(w, &w->slot[s].list, 0);
+        uint64_t c = earliest_live(w, s);
         if (c != XLAT_NEVER)
             return c;
     }
@@ -474,14 +559,15 @@ static void drop_ghosts_if_idle(struct xlat_wheel *w)
 }
 
 /* In a sparse wheel most blocks hold one entry, bound for an empty slot:
- * the block itself moves there (no copy, no block taken or given back).
- * Returns 0 when `b` is not such a block. */
-static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
+ * the block itself moves there (no copy, no block taken or given back),
+ * when that slot is near as the block's list was, or far as it was.
+ * Returns 0 when `b`, whose entry is due at `cycle`, is not such a block. */
+static inline int move_alone(struct xlat_wheel *w, struct xlat_event_block *b, int far,
+                             uint64_t cycle)
 {
-    uint64_t cycle = b->ev[0].cycle;
     unsigned index = xlat__wheel_index(cycle, w->position);
     struct xlat_wheel_slot *slot = &w->slot[index];
-    if (slot->list.head)
+    if (slot->list.head || (index >= XLAT_WHEEL_FAR_INDEX) != far)
         return 0;
     b->next = NULL;
     slot->list.head = slot->list.tail = b;
@@ -490,17 +576,28 @@ static int move_alone(struct xlat_wheel *w, struct xlat_event_block *b)
     return 1;
 }
 
-/* Files the entries of slot `index` (the position has moved into it) at
- * the levels below, in their order. Cannot run out of blocks: each
- * block read is given back before the next one is. Out of line: only a
- * move past the end of level 0's span re-files, and move_to() is inlined
- * into every tick. */
-static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned index)
+/* Files entry `e` of a far list, due at `cycle`, where it belongs now
+ * (near, or far when it is still 2^38 cycles or more away). */
+static void refile_far_entry(struct xlat_wheel *w, const struct xlat_event *e, uint64_t cycle)
 {
-    struct xlat_wheel_slot *slot = &w->slot[index];
-    struct xlat_event_block *b = slot->list.head;
-    slot->list.head = slot->list.tail = NULL;
-    xlat__wheel_unmark(w, index);
+    unsigned to = xlat__wheel_index(cycle, w->position);
+    if (to < XLAT_WHEEL_FAR_INDEX) {
+        *xlat__wheel_slot_entry_at(w, to, cycle) = *e; /* its `lo` stays */
+        return;
+    }
+    struct xlat_event_far *f = xlat__wheel_far_entry(w, to, cycle);
+    f->e = *e;
+    f->cycle = cycle;
+}
+
+/* Re-files the blocks from `b` on, of a `far` list or a near one whose
+ * entries' cycles `sp` gives: inlined once for each, so that the near
+ * one, nearly every re-file, has no far test an entry. The entries of a
+ * near list go to near slots (the levels below it). */
+static inline __attribute__((always_inline)) void refile_blocks(struct xlat_wheel *w,
+                                                                struct xlat_event_block *b,
+                                                                const int far, const struct span sp)
+{
     int ghosts = w->ghosts != 0; /* none appear while re-filing */
     if (b)
         prefetch_block(b->next);
@@ -510,21 +607,43 @@ static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned inde
             prefetch_block(next->next);
         /* A big block is never a list's head (the pool's bound counts on
          * it): its lone entry is copied. */
-        if (b->count == 1 && b->cap == XLAT_EVENT_SMALL && !ghosts && move_alone(w, b)) {
+        if (b->count == 1 && !b->big && !ghosts &&
+            move_alone(w, b, far, entry_cycle(sp, b, far, 0))) {
             b = next;
             continue;
         }
         for (uint32_t i = 0; i < b->count; i++) {
-            const struct xlat_event *e = &b->ev[i];
+            const struct xlat_event *e = entry_at(b, far, i);
             if (__builtin_expect(ghosts, 0) && is_ghost(w, e)) {
                 drop_ghost(w, e->owner);
                 continue;
             }
-            *xlat__wheel_slot_entry(w, e->cycle) = *e;
+            if (far)
+                refile_far_entry(w, e, entry_cycle(sp, b, far, i));
+            else
+                *xlat__wheel_slot_entry(w, entry_cycle(sp, b, far, i)) = *e; /* its `lo` stays */
         }
         free_block(w, b);
         b = next;
     }
+}
+
+/* Files the entries of slot `index` (the position has moved into it) at
+ * the levels below, in their order. Cannot run out of blocks: each
+ * block read is given back before the next one is, and a near block
+ * holds more entries than a far one. Out of line: only a move past the
+ * end of level 0's span re-files, and move_to() is inlined into every
+ * tick. */
+static __attribute__((noinline)) void refile(struct xlat_wheel *w, unsigned index)
+{
+    struct xlat_wheel_slot *slot = &w->slot[index];
+    struct xlat_event_block *b = slot->list.head;
+    slot->list.head = slot->list.tail = NULL;
+    xlat__wheel_unmark(w, index);
+    if (index >= XLAT_WHEEL_FAR_INDEX)
+        refile_blocks(w, b, 1, (struct span){0, 0});
+    else
+        refile_blocks(w, b, 0, near_span(w, index));
 }
 
 /* Moves the wheel to `cycle`, the earliest entry: only the slot that holds
@@ -672,30 +791,36 @@ static int keep(struct xlat_wheel *w, const struct xlat_event *e, const struct k
     return 0;
 }
 
-/* Keeps the entries of `l` from entry `from` of its head that `t` keeps,
- * in their order, in as few blocks as they need; the earliest cycle kept
+/* Keeps the entries of `l` (a `far` list or a near one whose entries'
+ * cycles `sp` gives) from entry `from` of its head that `t` keeps, in
+ * their order, in as few blocks as they need; the earliest cycle kept
  * goes to *min. The list may end empty. */
 static void compact(struct xlat_wheel *w, struct xlat_event_list *l, uint32_t from,
-                   const struct keep_test *t, uint64_t *min)
+                    const struct keep_test *t, int far, struct span sp, uint64_t *min)
 {
     struct xlat_event_block *out = l->head;
     uint32_t at = from;
+    int kept = 0;
     *min = XLAT_NEVER;
     for (struct xlat_event_block *b = l->head; b; b = b->next, from = 0)
         for (uint32_t i = from; i < b->count; i++) {
-            struct xlat_event e = b->ev[i];
-            if (!keep(w, &e, t))
+            struct xlat_event_far e = {*entry_at(b, far, i), entry_cycle(sp, b, far, i)};
+            if (!keep(w, &e.e, t))
                 continue;
             if (at == out->cap) { /* the reader is past `out` */
                 out->count = at;
                 out = out->next;
                 at = 0;
             }
-            out->ev[at++] = e;
+            if (far)
+                *xlat__far_at(out, at++) = e;
+            else
+                out->ev[at++] = e.e;
+            kept = 1;
             if (e.cycle < *min)
                 *min = e.cycle;
         }
-    if (*min == XLAT_NEVER) {
+    if (!kept) {
         free_list(w, l);
         l->head = NULL;
         return;
@@ -715,13 +840,14 @@ static void cancel_matching(struct xlat_wheel *w,
                             void *match_user)
 {
     struct keep_test t = {match, match_user};
-    uint64_t min;
-    compact(w, &w->ready, w->ready_pos, &t, &min);
+    uint64_t min; /* the ready queue's: all due now */
+    compact(w, &w->ready, w->ready_pos, &t, 0, (struct span){0, 0}, &min);
     if (!w->ready.head)
         w->ready_pos = 0;
     for (unsigned s = next_occupied(w, 0); s < XLAT_WHEEL_SLOTS_ALL; s = next_occupied(w, s + 1)) {
         struct xlat_wheel_slot *slot = &w->slot[s];
-        compact(w, &slot->list, 0, &t, &slot->min_cycle);
+        compact(w, &slot->list, 0, &t, s >= XLAT_WHEEL_FAR_INDEX, near_span(w, s),
+                &slot->min_cycle);
         if (!slot->list.head)
             xlat__wheel_unmark(w, s);
     }

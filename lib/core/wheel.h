@@ -27,8 +27,7 @@
  * firing a cycle read memory in order instead of chasing one pointer per
  * event across a pool of millions, and appending writes to the tail block
  * of one of the 896 lists, which stays in cache. A list's first two blocks
- * are small (XLAT_EVENT_SMALL entries, 256 bytes), the rest big
- * (XLAT_EVENT_BIG, a page and a line): most lists are short and keep
+ * are small (256 bytes), the rest big (a page and a line): most lists are short and keep
  * memory small, and a long one (a burst of far events, re-filed level by
  * level) is read a page at a time, which the hardware streams, where a
  * chain of small blocks strewn over the pool cost one miss to memory
@@ -42,13 +41,26 @@
  * not traced further. Blocks come from chunks that are never moved or
  * copied; the pool only grows.
  *
+ * Entries are near or far. A near one, in the ready queue and at levels 0
+ * to 5, is 24 bytes: it keeps its cycle's low 32 bits, as a slot of level
+ * 5 spans 2^32 cycles and the slot and the wheel's position give the
+ * bits above. A far one, at levels 6 and above (2^38 cycles or more from
+ * the position), keeps its whole cycle: 32 bytes. A small block holds 10
+ * near entries or 7 far ones, a big one 172 or 129. Against 32 bytes for
+ * every entry, a burst of 10^8 fires in 15 ns an event instead of 17 and
+ * touches a quarter less memory, which on a VM is what its scheduling
+ * waits on; the steady rows and whole systems did not move (interleaved
+ * rounds of tests/bench/compare, doc/performance.md).
+ *
  * Memory: the blocks promised for E events (units' budgets, the host's
  * pending events, ghosts) are min(E, 1796) + 2 small ones (a list holds two
  * at most, each with an entry) and E/129 + min(E/15, 898) + 3 big ones (a
  * list has a big block only behind 14 entries; its tail may be partial,
  * and the ready queue's and a slot being re-filed may each have a partial
- * head too). About 33 bytes an event in a big pool; a context starts with
- * room for 64 (66 small and 7 big blocks, 45 KiB, touched only as used).
+ * head too): the far counts, which hold for any mix of near and far
+ * lists. About 33 bytes an event allocated in a big pool, of which near
+ * entries touch 24; a context starts with room for 64 (66 small and 7
+ * big blocks, 45 KiB, touched only as used).
  *
  * Cancelling is cheap: a destroyed unit's events are found by their owner
  * when they come up (the owner table says it is dead), not by a search;
@@ -77,26 +89,59 @@
 /* Lists that can hold blocks at once: the slots, the ready queue and a
  * slot being re-filed. */
 #define XLAT_WHEEL_LISTS (XLAT_WHEEL_SLOTS_ALL + 2)
-#define XLAT_EVENT_SMALL 7  /* entries of a small block (256 bytes) */
-#define XLAT_EVENT_BIG 129   /* entries of a big block (4160 bytes) */
+/* A block's bytes, header included: a small one is four cache lines, a
+ * big one a page and a line. */
+#define XLAT_EVENT_SMALL_BYTES 256
+#define XLAT_EVENT_BIG_BYTES 4160
+#define XLAT_EVENT_HEADER 16
+/* Entries of a block: near (the ready queue and levels 0 to 5, 24 bytes)
+ * and far (levels 6 and above, 32 bytes). The pool's promise counts far
+ * ones, which hold fewer. */
+#define XLAT_EVENT_SMALL_NEAR ((XLAT_EVENT_SMALL_BYTES - XLAT_EVENT_HEADER) / 24) /* 10 */
+#define XLAT_EVENT_BIG_NEAR ((XLAT_EVENT_BIG_BYTES - XLAT_EVENT_HEADER) / 24)     /* 172 */
+#define XLAT_EVENT_SMALL ((XLAT_EVENT_SMALL_BYTES - XLAT_EVENT_HEADER) / 32)      /* 7 */
+#define XLAT_EVENT_BIG ((XLAT_EVENT_BIG_BYTES - XLAT_EVENT_HEADER) / 32)          /* 129 */
 #define XLAT_EVENT_SMALL_LIST 2 /* small blocks at the front of a list */
 #define XLAT_OWNER_DEAD 0x80000000u /* owner table: the unit was destroyed */
 #define XLAT_OWNER_MIN 64           /* places of the owner table at first */
+/* Level 6's lowest bit: a cycle that differs from the wheel's position
+ * there or above is far, and its slot's span is more than 2^32 cycles. */
+#define XLAT_WHEEL_FAR_BIT 38
+#define XLAT_WHEEL_FAR_INDEX (XLAT_WHEEL_SLOTS * (6 + 3)) /* level 6's first slot */
 
+/* A list's entries are all near or all far, as its slot is: the ready
+ * queue's and those of levels 0 to 5 near, the others far. A block's
+ * format is its list's; the pool keeps free blocks near. */
+
+/* A near entry: the cycle's low 32 bits, which with its slot and the
+ * wheel's position give the whole cycle (a slot of level 5 spans 2^32
+ * cycles, one of level 0 a single cycle). */
 struct xlat_event {
-    uint64_t cycle;
     void (*fn)(void *user);
     void *user;
     uint32_t owner; /* the poster's place in the owner table; 0: the host (xlat_schedule) */
+    uint32_t lo;    /* the cycle's low 32 bits */
+};
+
+/* A far entry: a near one and its whole cycle. */
+struct xlat_event_far {
+    struct xlat_event e;
+    uint64_t cycle;
 };
 
 struct xlat_event_block {
     struct xlat_event_block *next;
     uint32_t count; /* entries written */
-    uint16_t cap;   /* XLAT_EVENT_SMALL or XLAT_EVENT_BIG, fixed when carved */
+    uint16_t cap;   /* entries it holds: XLAT_EVENT_*_NEAR, or the far counts while in a far list */
     uint16_t big;   /* 0 or 1: its free list (an index, not a test, where every event frees one) */
-    struct xlat_event ev[] __attribute__((aligned(32)));
+    struct xlat_event ev[]; /* in a near list; in a far one, the entries are xlat__far_at()'s */
 };
+
+/* Entry `i` of a far block. */
+static inline struct xlat_event_far *xlat__far_at(struct xlat_event_block *b, uint32_t i)
+{
+    return (struct xlat_event_far *)(void *)b->ev + i;
+}
 
 struct xlat_event_list {
     struct xlat_event_block *head, *tail; /* NULL, NULL: empty */
@@ -139,11 +184,12 @@ struct xlat_wheel {
     uint64_t occupied[XLAT_WHEEL_SLOTS_ALL / 64];
     struct xlat_wheel_slot slot[XLAT_WHEEL_SLOTS_ALL];
     struct xlat_event_block *free_blocks[2]; /* small (what a list starts with), big */
-    /* Blocks of the newest chunk never used yet, small then big: taken in
-     * address order after the free ones, so that a chunk's memory is
-     * touched only as the events come (and its pages stay unmapped until
-     * then). */
-    char *carve_small, *carve_small_end, *carve_big, *carve_big_end;
+    /* Chunks with blocks never used yet, small [0] and big [1], the
+     * newest first: their blocks are taken in address order after the
+     * free ones, so that a chunk's memory is touched only as the events
+     * come (and its pages stay unmapped until then), an older chunk's
+     * rest too. */
+    struct xlat_event_chunk *carving[2];
     size_t capacity; /* entries the blocks are sure to hold (xlat__wheel_small_for, _big_for) */
     size_t small_blocks, big_blocks;
     struct xlat_event_chunk *chunks;
@@ -212,26 +258,31 @@ static inline size_t xlat__wheel_big_for(size_t entries)
     return entries / XLAT_EVENT_BIG + lists + 3;
 }
 
-/* A new block at the end of `l` (empty, or with a full tail), holding one
- * entry, its first, which is returned; NULL when no block is free
- * (event.c). */
-struct xlat_event *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_list *l);
+/* A new block at the end of `l` (empty, or with a full tail), near or
+ * `far` as the list is, holding one entry, its first, which is returned;
+ * NULL when no block is free (event.c). */
+void *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_list *l, int far);
 
-/* A new entry at the end of `l`, or NULL when no block is free. */
+/* A new entry at the end of near list `l`, or NULL when no block is free. */
 static inline struct xlat_event *xlat__list_append(struct xlat_wheel *w, struct xlat_event_list *l)
 {
     struct xlat_event_block *b = l->tail;
     if (__builtin_expect(b && b->count < b->cap, 1))
         return &b->ev[b->count++];
-    return xlat__list_extend(w, l);
+    return xlat__list_extend(w, l, 0);
 }
 
 /* The slow part of xlat__wheel_slot_entry: the slot's tail block is full
  * or it has none (event.c). */
 struct xlat_event *xlat__wheel_slot_grow(struct xlat_wheel *w, unsigned index, uint64_t cycle);
 
-/* A new entry in slot `index` of the array, for an event due at `cycle`;
- * NULL when no block is free. */
+/* A new entry in far slot `index` (XLAT_WHEEL_FAR_INDEX or above) for an
+ * event due at `cycle`, or NULL when no block is free (event.c). */
+struct xlat_event_far *xlat__wheel_far_entry(struct xlat_wheel *w, unsigned index, uint64_t cycle);
+
+/* A new entry in near slot `index` of the array (below
+ * XLAT_WHEEL_FAR_INDEX), for an event due at `cycle`; NULL when no block
+ * is free. A free block is near, as the pool keeps them. */
 static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w, unsigned index,
                                                            uint64_t cycle)
 {
@@ -254,7 +305,7 @@ static inline struct xlat_event *xlat__wheel_slot_entry_at(struct xlat_wheel *w,
     return &b->ev[b->count++];
 }
 
-/* A new entry in the slot `cycle` belongs to, seen from the wheel's
+/* A new entry in the near slot `cycle` belongs to, seen from the wheel's
  * position; NULL when no block is free. Inline, as the rest of posting:
  * every unit posts on its hot path, from other files than the engine's.
  * Most events are due within the position's span of level 0 (a unit's
@@ -266,25 +317,38 @@ static inline struct xlat_event *xlat__wheel_slot_entry(struct xlat_wheel *w, ui
     return xlat__wheel_slot_entry_at(w, xlat__wheel_index(cycle, w->position), cycle);
 }
 
-/* Fills new entry `e` with an event of owner place `owner` and counts it. */
+/* Fills new entry `e` with an event of owner place `owner` and counts it
+ * (a far entry's whole cycle is its caller's to write). */
 static inline void xlat__wheel_fill(struct xlat_wheel *w, struct xlat_event *e, uint64_t cycle,
                                     uint32_t owner, void (*fn)(void *), void *user)
 {
-    e->cycle = cycle;
     e->fn = fn;
     e->user = user;
     e->owner = owner;
+    e->lo = (uint32_t)cycle;
     w->pending++;
     w->owners[owner]++;
 }
+
+/* xlat__wheel_post for a far cycle (event.c). */
+int xlat__wheel_post_far(struct xlat_wheel *w, uint64_t cycle, uint32_t owner,
+                         void (*fn)(void *), void *user);
 
 /* Queues an event of owner place `owner` at `cycle` (`now` + delay): due now goes to the
  * ready queue, later to the wheel. 0 when no block is free. */
 static inline int xlat__wheel_post(struct xlat_wheel *w, uint64_t now, uint64_t cycle,
                                    uint32_t owner, void (*fn)(void *), void *user)
 {
-    struct xlat_event *e = cycle == now ? xlat__list_append(w, &w->ready)
-                                        : xlat__wheel_slot_entry(w, cycle);
+    struct xlat_event *e;
+    uint64_t differ = cycle ^ w->position;
+    if (cycle == now)
+        e = xlat__list_append(w, &w->ready);
+    else if (__builtin_expect(differ < XLAT_WHEEL_SLOTS, 1)) /* level 0 */
+        e = xlat__wheel_slot_entry_at(w, (unsigned)cycle & (XLAT_WHEEL_SLOTS - 1), cycle);
+    else if (__builtin_expect(differ >> XLAT_WHEEL_FAR_BIT, 0))
+        return xlat__wheel_post_far(w, cycle, owner, fn, user);
+    else
+        e = xlat__wheel_slot_entry_at(w, xlat__wheel_index(cycle, w->position), cycle);
     if (!e)
         return 0;
     xlat__wheel_fill(w, e, cycle, owner, fn, user);
