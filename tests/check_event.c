@@ -626,6 +626,72 @@ START_TEST(no_allocation_in_tick_at_the_worst_spread)
 }
 END_TEST
 
+/* Eleven events in every slot of every level but the top (near and far
+ * alike hold fewer, so each list reaches its second small block) use
+ * nearly every small block the pool carves, from every chunk it grew:
+ * a chunk's blocks are carved in address order and no further, so no
+ * block is handed out twice and each event fires at its cycle, in
+ * order. */
+#define EVERY_SLOT_MAX 10000
+
+static uint64_t every_slot_due[EVERY_SLOT_MAX];
+static struct {
+    uint64_t fired, bad, last_due, last_i;
+} every;
+
+static void every_slot_fire(void *user)
+{
+    uint64_t i = (uint64_t)(uintptr_t)user, due = every_slot_due[i];
+    if (due != xlat_now(g.ctx) ||
+        (every.fired && (due < every.last_due || (due == every.last_due && i < every.last_i))))
+        every.bad++;
+    every.last_due = due;
+    every.last_i = i;
+    every.fired++;
+}
+
+/* Every block the pool holds is in one place: a list, a free list, or
+ * the rest of a chunk not carved yet. */
+static void check_blocks(const struct xlat_wheel *w)
+{
+    size_t held[2] = {0, 0};
+    for (unsigned s = 0; s <= XLAT_WHEEL_SLOTS_ALL; s++) {
+        const struct xlat_event_list *l = s < XLAT_WHEEL_SLOTS_ALL ? &w->slot[s].list : &w->ready;
+        for (const struct xlat_event_block *b = l->head; b; b = b->next)
+            held[b->big]++;
+    }
+    for (int k = 0; k < 2; k++) /* small, big */
+        for (const struct xlat_event_block *b = w->free_blocks[k]; b; b = b->next)
+            held[k]++;
+    ck_assert_uint_eq(held[0] + xlat__wheel_uncarved(w, 0), w->small_blocks);
+    ck_assert_uint_eq(held[1] + xlat__wheel_uncarved(w, 1), w->big_blocks);
+}
+
+START_TEST(eleven_events_in_every_slot_fire_in_order)
+{
+    size_t n = 0;
+    memset(&every, 0, sizeof(every));
+    for (unsigned level = 0; level < XLAT_WHEEL_LEVELS - 1; level++)
+        for (uint64_t digit = 1; digit < xlat__wheel_slots_at(level); digit++)
+            for (int k = 0; k < 11; k++) {
+                ck_assert_uint_lt(n, EVERY_SLOT_MAX);
+                every_slot_due[n] = digit << xlat__wheel_shift(level);
+                ck_assert_int_eq(xlat_schedule(g.ctx, every_slot_due[n], every_slot_fire,
+                                               (void *)(uintptr_t)n),
+                                 XLAT_OK);
+                n++;
+            }
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), n);
+    check_blocks(&g.ctx->wheel);
+    ck_assert_int_eq(xlat_advance(g.ctx, 1ull << 40), XLAT_OK); /* through level 6 */
+    check_blocks(&g.ctx->wheel);
+    ck_assert_int_eq(xlat_advance(g.ctx, 1ull << 62), XLAT_OK);
+    check_blocks(&g.ctx->wheel);
+    ck_assert_uint_eq(every.fired, n);
+    ck_assert_uint_eq(every.bad, 0);
+}
+END_TEST
+
 /* Cancelling by function keeps the others in their order. */
 static int selected(void *match_user, xlat_event_fn fn, void *user)
 {
@@ -729,5 +795,6 @@ Suite *event_suite(void)
     tcase_add_test(tc, no_allocation_in_tick_at_the_worst_spread);
     tcase_add_test(tc, cancel_by_function_keeps_order);
     tcase_add_test(tc, cancel_keeps_far_events_at_their_cycles);
+    tcase_add_test(tc, eleven_events_in_every_slot_fire_in_order);
     return s;
 }

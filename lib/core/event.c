@@ -147,6 +147,14 @@ static struct xlat_event_block *take_block(struct xlat_wheel *w, int big, int fa
     return b;
 }
 
+size_t xlat__wheel_uncarved(const struct xlat_wheel *w, int big)
+{
+    size_t n = 0;
+    for (const struct xlat_event_chunk *c = w->carving[big]; c; c = c->carving_next[big])
+        n += (size_t)(c->end[big] - c->at[big]) / (big ? BIG_BYTES : SMALL_BYTES);
+    return n;
+}
+
 /* A list starts with XLAT_EVENT_SMALL_LIST small blocks, then goes on
  * with big ones (wheel.h). */
 void *xlat__list_extend(struct xlat_wheel *w, struct xlat_event_list *l, int far)

@@ -258,6 +258,10 @@ static inline size_t xlat__wheel_big_for(size_t entries)
     return entries / XLAT_EVENT_BIG + lists + 3;
 }
 
+/* Blocks, small or `big`, that no list has had yet (the tests count every
+ * block: in a list, free, or not carved yet). */
+size_t xlat__wheel_uncarved(const struct xlat_wheel *w, int big);
+
 /* A new block at the end of `l` (empty, or with a full tail), near or
  * `far` as the list is, holding one entry, its first, which is returned;
  * NULL when no block is free (event.c). */
