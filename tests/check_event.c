@@ -337,36 +337,44 @@ END_TEST
  * i is due at big_due(i), spread over a million cycles. */
 #define BIG_POOL 300000u
 
+/* Events i = 0, 1, ... due at seq.due(i), scheduled in that order: each
+ * must fire at its cycle, in (cycle, i) order. */
 static struct {
+    uint64_t (*due)(uint64_t i);
     uint64_t fired, bad, last_due, last_i;
-} big;
+} seq;
+
+static void seq_start(uint64_t (*due)(uint64_t i))
+{
+    memset(&seq, 0, sizeof(seq));
+    seq.due = due;
+}
+
+static void seq_fire(void *user)
+{
+    uint64_t i = (uint64_t)(uintptr_t)user, due = seq.due(i);
+    if (due != xlat_now(g.ctx) ||
+        (seq.fired && (due < seq.last_due || (due == seq.last_due && i < seq.last_i))))
+        seq.bad++;
+    seq.last_due = due;
+    seq.last_i = i;
+    seq.fired++;
+}
 
 static uint64_t big_due(uint64_t i) { return 1 + i * 7919u % 1000003u; }
-
-static void big_fire(void *user)
-{
-    uint64_t i = (uint64_t)(uintptr_t)user, due = big_due(i);
-    if (due != xlat_now(g.ctx))
-        big.bad++;
-    if (big.fired && (due < big.last_due || (due == big.last_due && i < big.last_i)))
-        big.bad++;
-    big.last_due = due;
-    big.last_i = i;
-    big.fired++;
-}
 
 START_TEST(big_pool_fires_each_event_in_order)
 {
     counting_alloc ca;
     counting_alloc_init(&ca);
-    g.ctx = test_ctx(1, &ca); /* the case has no fixture: big_fire reads the clock from g */
-    memset(&big, 0, sizeof(big));
+    g.ctx = test_ctx(1, &ca); /* the case has no fixture: seq_fire reads the clock from g */
+    seq_start(big_due);
     for (uint64_t i = 0; i < BIG_POOL; i++)
-        ck_assert_int_eq(xlat_schedule(g.ctx, big_due(i), big_fire, (void *)(uintptr_t)i), XLAT_OK);
+        ck_assert_int_eq(xlat_schedule(g.ctx, big_due(i), seq_fire, (void *)(uintptr_t)i), XLAT_OK);
     ck_assert_uint_eq(xlat_pending_events(g.ctx), BIG_POOL);
     ck_assert_int_eq(xlat_advance(g.ctx, 1000003), XLAT_OK);
-    ck_assert_uint_eq(big.fired, BIG_POOL);
-    ck_assert_uint_eq(big.bad, 0);
+    ck_assert_uint_eq(seq.fired, BIG_POOL);
+    ck_assert_uint_eq(seq.bad, 0);
     ck_assert_uint_eq(xlat_pending_events(g.ctx), 0);
     ck_assert_uint_ge(ca.largest, (size_t)4 << 20); /* a chunk the engine advised */
     xlat_ctx_destroy(g.ctx);
@@ -635,20 +643,8 @@ END_TEST
 #define EVERY_SLOT_MAX 10000
 
 static uint64_t every_slot_due[EVERY_SLOT_MAX];
-static struct {
-    uint64_t fired, bad, last_due, last_i;
-} every;
 
-static void every_slot_fire(void *user)
-{
-    uint64_t i = (uint64_t)(uintptr_t)user, due = every_slot_due[i];
-    if (due != xlat_now(g.ctx) ||
-        (every.fired && (due < every.last_due || (due == every.last_due && i < every.last_i))))
-        every.bad++;
-    every.last_due = due;
-    every.last_i = i;
-    every.fired++;
-}
+static uint64_t every_slot_due_of(uint64_t i) { return every_slot_due[i]; }
 
 /* Every block the pool holds is in one place: a list, a free list, or
  * the rest of a chunk not carved yet. */
@@ -670,13 +666,13 @@ static void check_blocks(const struct xlat_wheel *w)
 START_TEST(eleven_events_in_every_slot_fire_in_order)
 {
     size_t n = 0;
-    memset(&every, 0, sizeof(every));
+    seq_start(every_slot_due_of);
     for (unsigned level = 0; level < XLAT_WHEEL_LEVELS - 1; level++)
         for (uint64_t digit = 1; digit < xlat__wheel_slots_at(level); digit++)
             for (int k = 0; k < 11; k++) {
                 ck_assert_uint_lt(n, EVERY_SLOT_MAX);
                 every_slot_due[n] = digit << xlat__wheel_shift(level);
-                ck_assert_int_eq(xlat_schedule(g.ctx, every_slot_due[n], every_slot_fire,
+                ck_assert_int_eq(xlat_schedule(g.ctx, every_slot_due[n], seq_fire,
                                                (void *)(uintptr_t)n),
                                  XLAT_OK);
                 n++;
@@ -687,8 +683,8 @@ START_TEST(eleven_events_in_every_slot_fire_in_order)
     check_blocks(&g.ctx->wheel);
     ck_assert_int_eq(xlat_advance(g.ctx, 1ull << 62), XLAT_OK);
     check_blocks(&g.ctx->wheel);
-    ck_assert_uint_eq(every.fired, n);
-    ck_assert_uint_eq(every.bad, 0);
+    ck_assert_uint_eq(seq.fired, n);
+    ck_assert_uint_eq(seq.bad, 0);
 }
 END_TEST
 
