@@ -20,6 +20,9 @@ _Static_assert(XLAT_WHEEL_FAR_INDEX == XLAT_WHEEL_SLOTS + XLAT_WHEEL_UPPER_SLOTS
 _Static_assert(XLAT_WHEEL_FAR_BIT == 6 * 6 + 2, "level 6's digit starts at bit 38");
 #define SMALL_BYTES XLAT_EVENT_SMALL_BYTES
 #define BIG_BYTES XLAT_EVENT_BIG_BYTES
+
+/* The bytes of a block, small or `big`. */
+static inline size_t block_bytes(int big) { return big ? BIG_BYTES : SMALL_BYTES; }
 _Static_assert(XLAT_EVENT_SMALL_NEAR == 10 && XLAT_EVENT_BIG_NEAR == 172 &&
                    XLAT_EVENT_SMALL == 7 && XLAT_EVENT_BIG == 129,
                "the entries a block holds, near and far");
@@ -135,7 +138,7 @@ static struct xlat_event_block *take_block(struct xlat_wheel *w, int big, int fa
         *free = b->next;
     } else if (c) { /* a chunk on the stack has a block left */
         b = (struct xlat_event_block *)c->at[big];
-        c->at[big] += big ? BIG_BYTES : SMALL_BYTES;
+        c->at[big] += block_bytes(big);
         if (c->at[big] == c->end[big])
             w->carving[big] = c->carving_next[big];
         format_near(b, big);
@@ -151,7 +154,7 @@ size_t xlat__wheel_uncarved(const struct xlat_wheel *w, int big)
 {
     size_t n = 0;
     for (const struct xlat_event_chunk *c = w->carving[big]; c; c = c->carving_next[big])
-        n += (size_t)(c->end[big] - c->at[big]) / (big ? BIG_BYTES : SMALL_BYTES);
+        n += (size_t)(c->end[big] - c->at[big]) / block_bytes(big);
     return n;
 }
 
