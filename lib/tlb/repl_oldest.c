@@ -6,55 +6,95 @@
 
 #include <immintrin.h>
 
-/* The older (smaller) stamp of each lane; stamps flipped (below). */
-__attribute__((target("avx2"))) static inline __m256i older_of(__m256i a, __m256i b)
+/* Lanes of stamps (their top bits flipped: AVX2 compares signed lanes,
+ * and flipped, unsigned stamps compare in the same order) and the ways
+ * that hold them (or, while searching, the rounds; see below). */
+struct lanes {
+    __m256i stamp, way;
+};
+
+__attribute__((target("avx2"))) static inline __m256i load_flipped(const uint64_t *state)
 {
-    __m256d b_older = _mm256_castsi256_pd(_mm256_cmpgt_epi64(a, b));
-    return _mm256_castpd_si256(
-        _mm256_blendv_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b), b_older));
+    return _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)state),
+                            _mm256_set1_epi64x(INT64_MIN));
 }
 
-__attribute__((target("avx2"))) static inline __m256i load_flipped(const uint64_t *state,
-                                                                   __m256i flip)
+__attribute__((target("avx2"))) static inline void keep(struct lanes *l, __m256i older,
+                                                        __m256i stamp, __m256i way)
 {
-    return _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)state), flip);
+    l->stamp = _mm256_castpd_si256(_mm256_blendv_pd(
+        _mm256_castsi256_pd(l->stamp), _mm256_castsi256_pd(stamp), _mm256_castsi256_pd(older)));
+    l->way = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(l->way),
+                                                  _mm256_castsi256_pd(way),
+                                                  _mm256_castsi256_pd(older)));
 }
 
-/* Two passes. The first finds the oldest stamp in four running minima,
- * so that no step waits for the one before it (one chain through every
- * way waited on each compare: no faster than the scalar search). The
- * second finds the lowest way holding that stamp from a bit a way, with
- * no branch but one per 64 ways. AVX2 compares signed lanes; with their
- * top bit flipped, unsigned stamps compare in the same order. */
+/* Ways higher than every way in `l` (a later round): a lane takes its
+ * stamp only when it is strictly older, so the lower way keeps a tie. */
+__attribute__((target("avx2"))) static inline void take_higher(struct lanes *l, __m256i stamp,
+                                                               __m256i way)
+{
+    keep(l, _mm256_cmpgt_epi64(l->stamp, stamp), stamp, way);
+}
+
+/* Ways from anywhere: a tie goes to the lower way. */
+__attribute__((target("avx2"))) static inline void take_any(struct lanes *l, struct lanes o)
+{
+    __m256i tie = _mm256_and_si256(_mm256_cmpeq_epi64(l->stamp, o.stamp),
+                                   _mm256_cmpgt_epi64(l->way, o.way));
+    keep(l, _mm256_or_si256(_mm256_cmpgt_epi64(l->stamp, o.stamp), tie), o.stamp, o.way);
+}
+
+/* The lanes of ways 16 k + first .. 16 k + first + 3, from each lane's
+ * k: every fourth vector's ways, those of one accumulator below. */
+__attribute__((target("avx2"))) static inline struct lanes ways_of(__m256i stamp, __m256i k,
+                                                                   int64_t first)
+{
+    __m256i way = _mm256_add_epi64(_mm256_slli_epi64(k, 4),
+                                   _mm256_setr_epi64x(first, first + 1, first + 2, first + 3));
+    return (struct lanes){stamp, way};
+}
+
+/* Four accumulators take every fourth vector of the set each, so that no
+ * compare waits on the one before it, and keep, for each lane, which
+ * round of 16 ways its stamp came from (one count for all four: fewer
+ * registers than four counts of ways, which gcc 12 spilled). Then the
+ * lanes merge, a tie going to the lower way. A first version, one chain
+ * of vector compares and then a second pass for the lowest way holding
+ * the oldest stamp, took 263 instructions for 64 ways. */
 __attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t *state,
                                                                    uint32_t ways)
 {
-    const __m256i flip = _mm256_set1_epi64x(INT64_MIN);
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i round = _mm256_setzero_si256();
+    struct lanes a = {load_flipped(state), round}, b = {load_flipped(state + 4), round};
+    struct lanes c = {load_flipped(state + 8), round}, d = {load_flipped(state + 12), round};
     uint32_t w = 16;
-    __m256i m0 = load_flipped(state, flip), m1 = load_flipped(state + 4, flip);
-    __m256i m2 = load_flipped(state + 8, flip), m3 = load_flipped(state + 12, flip);
     for (; w + 16 <= ways; w += 16) {
-        m0 = older_of(m0, load_flipped(state + w, flip));
-        m1 = older_of(m1, load_flipped(state + w + 4, flip));
-        m2 = older_of(m2, load_flipped(state + w + 8, flip));
-        m3 = older_of(m3, load_flipped(state + w + 12, flip));
+        round = _mm256_add_epi64(round, one);
+        take_higher(&a, load_flipped(state + w), round);
+        take_higher(&b, load_flipped(state + w + 4), round);
+        take_higher(&c, load_flipped(state + w + 8), round);
+        take_higher(&d, load_flipped(state + w + 12), round);
     }
-    for (; w < ways; w += 4)
-        m0 = older_of(m0, load_flipped(state + w, flip));
-    __m256i m = older_of(older_of(m0, m1), older_of(m2, m3));
-    m = older_of(m, _mm256_permute4x64_epi64(m, 0x4e)); /* lanes 2, 3 against 0, 1 */
-    m = older_of(m, _mm256_shuffle_epi32(m, 0x4e));      /* lane 1 against lane 0 */
-    __m256i oldest = _mm256_xor_si256(m, flip);          /* in every lane */
-    for (uint32_t base = 0;; base += 64) {
-        uint64_t at = 0;
-        for (uint32_t i = 0; i < 64 && base + i < ways; i += 4) {
-            __m256i same = _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)(state + base + i)),
-                                              oldest);
-            at |= (uint64_t)_mm256_movemask_pd(_mm256_castsi256_pd(same)) << i;
-        }
-        if (at) /* the oldest stamp is one of the set's: some 64 ways hold it */
-            return base + (uint32_t)__builtin_ctzll(at);
+    if (w < ways) { /* a last round of 4, 8 or 12 ways */
+        round = _mm256_add_epi64(round, one);
+        take_higher(&a, load_flipped(state + w), round);
+        if (w + 4 < ways)
+            take_higher(&b, load_flipped(state + w + 4), round);
+        if (w + 8 < ways)
+            take_higher(&c, load_flipped(state + w + 8), round);
     }
+    a = ways_of(a.stamp, a.way, 0);
+    take_any(&a, ways_of(b.stamp, b.way, 4));
+    c = ways_of(c.stamp, c.way, 8);
+    take_any(&c, ways_of(d.stamp, d.way, 12));
+    take_any(&a, c);
+    take_any(&a, (struct lanes){_mm256_permute4x64_epi64(a.stamp, 0x4e), /* lanes 2, 3 */
+                                _mm256_permute4x64_epi64(a.way, 0x4e)});
+    take_any(&a, (struct lanes){_mm256_shuffle_epi32(a.stamp, 0x4e), /* lane 1 */
+                                _mm256_shuffle_epi32(a.way, 0x4e)});
+    return (uint32_t)_mm256_cvtsi256_si32(a.way);
 }
 
 #else
