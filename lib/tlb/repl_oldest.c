@@ -19,14 +19,18 @@ __attribute__((target("avx2"))) static inline __m256i load_flipped(const uint64_
                             _mm256_set1_epi64x(INT64_MIN));
 }
 
+/* Each lane of `b` where `mask`'s lane is set, else of `a`. */
+__attribute__((target("avx2"))) static inline __m256i blend(__m256i a, __m256i b, __m256i mask)
+{
+    return _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b),
+                                                _mm256_castsi256_pd(mask)));
+}
+
 __attribute__((target("avx2"))) static inline void keep(struct lanes *l, __m256i older,
                                                         __m256i stamp, __m256i way)
 {
-    l->stamp = _mm256_castpd_si256(_mm256_blendv_pd(
-        _mm256_castsi256_pd(l->stamp), _mm256_castsi256_pd(stamp), _mm256_castsi256_pd(older)));
-    l->way = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(l->way),
-                                                  _mm256_castsi256_pd(way),
-                                                  _mm256_castsi256_pd(older)));
+    l->stamp = blend(l->stamp, stamp, older);
+    l->way = blend(l->way, way, older);
 }
 
 /* Ways higher than every way in `l` (a later round): a lane takes its
@@ -99,9 +103,10 @@ __attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t
 
 #else
 
+/* xlat__repl_vector_usable() is false here: the scalar search answers. */
 uint32_t xlat__repl_oldest_vector(const uint64_t *state, uint32_t ways)
 {
-    return ways < 8 ? xlat__repl_oldest_narrow(state, ways) : xlat__repl_oldest_chains(state, ways);
+    return xlat__repl_oldest(state, ways);
 }
 
 #endif
