@@ -369,6 +369,37 @@ START_TEST(tracker_across_many_gpus)
 }
 END_TEST
 
+/* A 2 MiB entry of region r that maps the frames the fixture's 4 KiB
+ * entries do: 4 KiB page v at frame 0x1000 + v. */
+static xlat_tlb_entry huge_page(uint64_t r)
+{
+    xlat_tlb_entry e = {.pasid = 1, .vpn = r, .pfn = (0x1000 + (r << 9)) >> 9, .page_shift = 21,
+                        .perm = XLAT_PERM_R | XLAT_PERM_W};
+    return e;
+}
+
+/* Each partition is asked for the keys of the page sizes it holds: GPU 65
+ * holds a 2 MiB page alone (one key, of 2 MiB), GPU 66 a 2 MiB page and a
+ * 4 KiB one (both keys), GPU 67 a 4 KiB page; a find over all three
+ * answers the lowest GPU whose partition holds the request's page in any
+ * size. */
+START_TEST(tracker_asks_each_partitions_page_sizes)
+{
+    lf_build_gpus(&f, LF_MAX_GPUS, 2, 4, XLAT_INCL_LEAST, false, XLAT_SPILL_CUMULATIVE);
+    xlat_tlb_entry region0 = huge_page(0), region2 = huge_page(2);
+    ck_assert_int_eq(xlat_iommu_preload_l2(f.iommu, 65, &region0), XLAT_OK);
+    lf_preload_l2(&f, 67, 0x207);
+    ck_assert_str_eq(lf_access(&f, 0, 0x207), "REMOTE(67)"); /* 65: region 1's key, no */
+    ck_assert_str_eq(lf_access(&f, 1, 0x8), "REMOTE(65)");   /* region 0's key */
+    ck_assert_int_eq(xlat_iommu_preload_l2(f.iommu, 66, &region2), XLAT_OK);
+    lf_preload_l2(&f, 66, 0x209);
+    lf_preload_l2(&f, 67, 0x209);
+    ck_assert_str_eq(lf_access(&f, 2, 0x209), "REMOTE(66)"); /* its 4 KiB key */
+    ck_assert_str_eq(lf_access(&f, 3, 0x405), "REMOTE(66)"); /* its 2 MiB key */
+    ck_assert_uint_eq(remote_probes(), 4);
+}
+END_TEST
+
 /* ---- a host-written L2 behind the IOMMU's L2 port ------------------------
  * Not an xlat_tlb: a fully associative LRU array of the host's, reached by
  * the IOMMU only through an xlat_l2_port (probes answered 100 cycles later
@@ -592,5 +623,6 @@ Suite *least_tlb_suite(void)
     tcase_add_test(tc, spill_into_the_requesters_set);
     tcase_add_test(tc, figure10_host_l2);
     tcase_add_test(tc, tracker_across_many_gpus);
+    tcase_add_test(tc, tracker_asks_each_partitions_page_sizes);
     return s;
 }

@@ -29,8 +29,10 @@ void lf_build(least_fixture *f, uint32_t l2_entries, uint32_t iommu_entries, xla
 void lf_build_gpus(least_fixture *f, uint32_t gpus, uint32_t l2_entries, uint32_t iommu_entries,
                    xlat_incl incl, bool multi_app, xlat_spill_rx rx);
 void lf_destroy(least_fixture *f);
-/* Sends GPU g's request for virtual page `vpn` and runs until answered;
- * returns who answered: "L2", "IOMMU", "REMOTE(g)" (g the remote GPU) or "WALK". */
+/* Sends GPU g's request for virtual page `vpn` and runs until answered
+ * with frame 0x1000 + vpn (from a 4 KiB entry or a larger one that maps
+ * the same frames); returns who answered: "L2", "IOMMU", "REMOTE(g)" (g
+ * the remote GPU) or "WALK". */
 const char *lf_access(least_fixture *f, uint32_t gpu, uint64_t vpn);
 /* The pages of a TLB, LRU to MRU, as "0x1 0x2"; spilled guests get '*'. */
 const char *lf_contents(least_fixture *f, xlat_tlb *t, char *buf, size_t n);

@@ -6,6 +6,7 @@
  * The templates are in cuckoo_ops.h.
  */
 #include "cuckoo_ops.h"
+#include "cuckoo_lookup.h"
 
 /* One shape's table; F = 0 is the generic shape. */
 #define CUCKOO_SHAPE(name, F)                                                          \
@@ -83,6 +84,8 @@ bool xlat_cuckoo_contains(const xlat_cuckoo *cf, uint64_t key)
         return shape_contains(cf, key, 12);
     return cf->ops.contains(cf, key);
 }
+
+bool xlat__cuckoo_has(const xlat_cuckoo *cf, uint64_t key) { return cf->ops.contains(cf, key); }
 
 int xlat_cuckoo_remove(xlat_cuckoo *cf, uint64_t key)
 {

@@ -9,6 +9,7 @@
  * With tracker_exact the partitions are exact sets (tracker_exact.c).
  */
 #include "incl_least.h"
+#include "../cuckoo/cuckoo_lookup.h"
 
 /* ---- the cuckoo filter: least-TLB's own tracker ------------------------ */
 
@@ -39,7 +40,7 @@ static bool cuckoo_remove(void *set, const struct tracker_key *k)
 
 static bool cuckoo_contains(const void *set, const struct tracker_key *k)
 {
-    return xlat_cuckoo_contains(set, k->hash);
+    return xlat__cuckoo_has(set, k->hash);
 }
 
 static void cuckoo_clear(void *set) { xlat_cuckoo_clear(set); }
@@ -165,6 +166,20 @@ static uint64_t partition_match(const struct least *s, uint32_t g, struct lookup
     return match;
 }
 
+/* Does the partition of GPU g report one of the lookup's keys? A filter
+ * partition holding one page size (nearly always: 4 KiB pages alone) is
+ * asked inline, its filter's lookup called at once; this is the work
+ * find repeats for every GPU. `filters`: the partitions are cuckoo
+ * filters. Only GPUs in `holding` are asked, whose shifts are not 0. */
+static inline bool partition_reports(const struct least *s, uint32_t g, struct lookup *l,
+                                     bool filters)
+{
+    uint64_t shifts = s->tracker_shifts[g];
+    if (filters && !(shifts & (shifts - 1)))
+        return xlat__cuckoo_has(s->tracker[g], lookup_key(l, (uint8_t)__builtin_ctzll(shifts))->hash);
+    return partition_match(s, g, l) != 0;
+}
+
 /* least-TLB §4.1 (Algorithm 1): an IOMMU TLB miss looks up the tracker,
  * every GPU's partition at once in hardware. Each partition's false
  * positives are its own (its filter's hash seed and contents), so the
@@ -174,10 +189,11 @@ int xlat__tracker_find(const struct least *s, uint32_t pasid, uint64_t vaddr, ui
 {
     struct lookup l;
     lookup_init(&l, pasid, vaddr);
+    bool filters = s->set == &xlat__tracker_cuckoo;
     for (uint32_t word = 0; word * 64 < s->gpus; word++) {
         for (uint64_t left = s->holding[word]; left; left &= left - 1) {
             uint32_t g = word * 64 + (uint32_t)__builtin_ctzll(left);
-            if (g != except && partition_match(s, g, &l))
+            if (g != except && partition_reports(s, g, &l, filters))
                 return (int)g;
         }
     }
