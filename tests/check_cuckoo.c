@@ -8,6 +8,8 @@
 #include "newer_config.h"
 #include "testutil.h"
 
+#include "../lib/cuckoo/cuckoo_lookup.h"
+
 #define NEVER_INSERTED(i) ((UINT64_C(1) << 63) | (uint64_t)(i))
 
 static xlat_cuckoo *make(xlat_ctx *ctx, uint32_t capacity, uint32_t fp_bits, uint32_t bucket_size)
@@ -798,6 +800,48 @@ START_TEST(test_false_positives_pinned)
 }
 END_TEST
 
+/* xlat__cuckoo_first, the lookup of many filters of one configuration
+ * (least-TLB's tracker partitions), answers what a loop of
+ * xlat_cuckoo_contains() over the filters picked does: for every
+ * specialised shape and the generic one, 130 filters (three words of
+ * picks) half full, picks of none, one, some and all, keys held by some
+ * filters and by none (false positives included, at 4 bits). */
+START_TEST(test_first_of_many)
+{
+    static const uint32_t widths[] = {4, 8, 9, 12, 16, 7};
+    enum { FILTERS = 130, WORDS = 3 };
+    xlat_ctx *ctx = NULL;
+    ck_assert_int_eq(xlat_ctx_create(NULL, &ctx), XLAT_OK);
+    uint64_t rng = 11;
+    for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+        void *cfs[FILTERS];
+        for (uint32_t i = 0; i < FILTERS; i++) {
+            cfs[i] = make(ctx, 64, widths[w], 4);
+            for (uint64_t k = 0; k < 32; k++)
+                ck_assert_int_eq(xlat_cuckoo_insert(cfs[i], i * 1000 + k), XLAT_OK);
+        }
+        for (int round = 0; round < 400; round++) {
+            uint64_t pick[WORDS] = {0};
+            for (uint32_t i = 0; i < FILTERS; i++)
+                if (round % 4 == 3 || (round % 4 && test_rand(&rng) % (round % 4 == 1 ? 64 : 3) == 0))
+                    pick[i / 64] |= 1ull << (i % 64);
+            uint64_t key = round % 2 ? (test_rand(&rng) % FILTERS) * 1000 + test_rand(&rng) % 32
+                                     : NEVER_INSERTED(test_rand(&rng));
+            int64_t want = -1;
+            for (uint32_t i = 0; i < FILTERS && want < 0; i++)
+                if (pick[i / 64] >> (i % 64) & 1 && xlat_cuckoo_contains(cfs[i], key))
+                    want = i;
+            ck_assert_msg(xlat__cuckoo_first(cfs, pick, WORDS, key) == want,
+                          "f=%u round %d: first %lld, a loop %lld", widths[w], round,
+                          (long long)xlat__cuckoo_first(cfs, pick, WORDS, key), (long long)want);
+        }
+        for (uint32_t i = 0; i < FILTERS; i++)
+            xlat_cuckoo_destroy(cfs[i]);
+    }
+    xlat_ctx_destroy(ctx);
+}
+END_TEST
+
 Suite *cuckoo_suite(void)
 {
     Suite *s = suite_create("cuckoo");
@@ -830,5 +874,6 @@ Suite *cuckoo_suite(void)
     tcase_add_test(tc, test_false_positives_pinned);
     tc = test_case(s, "shapes");
     tcase_add_test(tc, test_every_shape_against_reference);
+    tcase_add_test(tc, test_first_of_many);
     return s;
 }

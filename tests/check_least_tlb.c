@@ -380,17 +380,18 @@ static xlat_tlb_entry huge_page(uint64_t r)
 
 /* Each partition is asked for the keys of the page sizes it holds: GPU 65
  * holds a 2 MiB page alone (one key, of 2 MiB), GPU 66 a 2 MiB page and a
- * 4 KiB one (both keys), GPU 67 a 4 KiB page; a find over all three
- * answers the lowest GPU whose partition holds the request's page in any
- * size. */
+ * 4 KiB one (both keys), GPU 67 a 4 KiB page; a find answers the lowest
+ * GPU whose partition holds the request's page in any size, both while
+ * every partition in use holds one size (2 MiB: one key for all) and
+ * while they hold several. */
 START_TEST(tracker_asks_each_partitions_page_sizes)
 {
     lf_build_gpus(&f, LF_MAX_GPUS, 2, 4, XLAT_INCL_LEAST, false, XLAT_SPILL_CUMULATIVE);
     xlat_tlb_entry region0 = huge_page(0), region2 = huge_page(2);
     ck_assert_int_eq(xlat_iommu_preload_l2(f.iommu, 65, &region0), XLAT_OK);
+    ck_assert_str_eq(lf_access(&f, 1, 0x8), "REMOTE(65)");   /* region 0's key */
     lf_preload_l2(&f, 67, 0x207);
     ck_assert_str_eq(lf_access(&f, 0, 0x207), "REMOTE(67)"); /* 65: region 1's key, no */
-    ck_assert_str_eq(lf_access(&f, 1, 0x8), "REMOTE(65)");   /* region 0's key */
     ck_assert_int_eq(xlat_iommu_preload_l2(f.iommu, 66, &region2), XLAT_OK);
     lf_preload_l2(&f, 66, 0x209);
     lf_preload_l2(&f, 67, 0x209);

@@ -10,13 +10,14 @@
 #include "registry.h"
 #include "xlat/cuckoo.h"
 
-/* Lookup, insert and remove for one shape (fingerprint width and bucket
+/* Lookup, insert, remove and the lookup of many filters for one shape (fingerprint width and bucket
  * size), chosen at create: the common shapes have bodies compiled for
  * their constants, every other shape takes the generic one. */
 struct cuckoo_shape {
     bool (*contains)(const xlat_cuckoo *cf, uint64_t key);
     int (*insert)(xlat_cuckoo *cf, uint64_t key);
     int (*remove)(xlat_cuckoo *cf, uint64_t key);
+    int64_t (*first)(void *const *cfs, const uint64_t *pick, uint32_t words, uint64_t key);
 };
 
 struct xlat_cuckoo {

@@ -6,15 +6,16 @@
 #ifndef XLAT_CUCKOO_LOOKUP_H
 #define XLAT_CUCKOO_LOOKUP_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "xlat/cuckoo.h"
 
-/* xlat_cuckoo_contains() for a filter the caller made (never NULL): no
- * checks, straight to its shape's lookup. least-TLB's tracker asks one
- * filter per GPU on every IOMMU TLB miss, hundreds in a system of 1024
- * GPUs. */
-bool xlat__cuckoo_has(const xlat_cuckoo *cf, uint64_t key);
+/* The lowest i, a set bit of pick[0 .. words) (bit i % 64 of word
+ * i / 64), whose filter cfs[i] reports `key` (as xlat_cuckoo_contains),
+ * or -1 when none does. The filters picked were made with one
+ * configuration (they share a shape: the first picked one's lookup is
+ * compiled into the loop). One call for every GPU's partition of
+ * least-TLB's tracker: no call or shape test per filter. */
+int64_t xlat__cuckoo_first(void *const *cfs, const uint64_t *pick, uint32_t words, uint64_t key);
 
 #endif

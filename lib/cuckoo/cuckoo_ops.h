@@ -297,6 +297,21 @@ CF_INLINE bool shape_contains(const xlat_cuckoo *cf, uint64_t key, unsigned F)
     return bucket_find(cf, i1, fp, F) >= 0 || (i2 != i1 && bucket_find(cf, i2, fp, F) >= 0);
 }
 
+/* The lowest i, a set bit of pick[0 .. words), whose filter cfs[i]
+ * reports `key`, or -1: shape_contains() in a loop, for filters of one
+ * shape (see xlat__cuckoo_first). */
+CF_INLINE int64_t shape_first(void *const *cfs, const uint64_t *pick, uint32_t words, uint64_t key,
+                              unsigned F)
+{
+    for (uint32_t w = 0; w < words; w++)
+        for (uint64_t left = pick[w]; left; left &= left - 1) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(left);
+            if (shape_contains(cfs[i], key, F))
+                return i;
+        }
+    return -1;
+}
+
 /* Algorithm 3: removing any one matching copy is correct for a key that was
  * inserted, since every copy of its fingerprint in its two buckets is
  * interchangeable with the one it added. The copy taken is the first in

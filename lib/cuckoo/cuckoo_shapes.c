@@ -27,7 +27,13 @@
     {                                                                                  \
         return shape_remove(cf, key, F);                                               \
     }                                                                                  \
-    static const struct cuckoo_shape name = {name##_contains, name##_insert, name##_remove}
+    static int64_t name##_first(void *const *cfs, const uint64_t *pick, uint32_t words,  \
+                                uint64_t key)                                          \
+    {                                                                                  \
+        return shape_first(cfs, pick, words, key, F);                                  \
+    }                                                                                  \
+    static const struct cuckoo_shape name = {name##_contains, name##_insert, name##_remove, \
+                                             name##_first}
 
 CUCKOO_SHAPE(shape_generic, 0);
 CUCKOO_SHAPE(shape_f4b4, 4);
@@ -85,7 +91,15 @@ bool xlat_cuckoo_contains(const xlat_cuckoo *cf, uint64_t key)
     return cf->ops.contains(cf, key);
 }
 
-bool xlat__cuckoo_has(const xlat_cuckoo *cf, uint64_t key) { return cf->ops.contains(cf, key); }
+int64_t xlat__cuckoo_first(void *const *cfs, const uint64_t *pick, uint32_t words, uint64_t key)
+{
+    for (uint32_t w = 0; w < words; w++)
+        if (pick[w]) { /* the first filter picked: its shape is every one's */
+            const xlat_cuckoo *cf = cfs[w * 64 + (uint32_t)__builtin_ctzll(pick[w])];
+            return cf->ops.first(cfs, pick, words, key);
+        }
+    return -1;
+}
 
 int xlat_cuckoo_remove(xlat_cuckoo *cf, uint64_t key)
 {

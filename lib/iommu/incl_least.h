@@ -51,6 +51,11 @@ struct least {
      * a lookup asks those alone, so its cost follows the partitions in
      * use, not the GPUs. */
     uint64_t holding[INCL_MAX_GPUS / 64];
+    /* Partitions holding keys of each page size, and the sizes some
+     * partition holds: one size alone (4 KiB pages, nearly always) lets a
+     * lookup make one key for every partition and ask them in one call. */
+    uint32_t holders_of[64];
+    uint64_t shifts_held;
     uint64_t tail[];                   /* the per-GPU arrays, in that order */
 };
 

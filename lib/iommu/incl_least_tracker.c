@@ -40,7 +40,7 @@ static bool cuckoo_remove(void *set, const struct tracker_key *k)
 
 static bool cuckoo_contains(const void *set, const struct tracker_key *k)
 {
-    return xlat__cuckoo_has(set, k->hash);
+    return xlat_cuckoo_contains(set, k->hash);
 }
 
 static void cuckoo_clear(void *set) { xlat_cuckoo_clear(set); }
@@ -92,10 +92,23 @@ void xlat__tracker_release(struct least *s)
     }
 }
 
+/* Partition `gpu` began (by > 0) or ceased to hold keys of size `shift`. */
+static void count_holder(struct least *s, uint8_t shift, int by)
+{
+    s->holders_of[shift] = (uint32_t)((int64_t)s->holders_of[shift] + by);
+    if (s->holders_of[shift])
+        s->shifts_held |= 1ull << shift;
+    else
+        s->shifts_held &= ~(1ull << shift);
+}
+
 static void count_size(struct least *s, uint32_t gpu, uint8_t shift, int by)
 {
     uint32_t *n = &s->tracker_sizes[gpu][shift];
+    bool held = *n != 0;
     *n = by > 0 ? *n + 1 : *n ? *n - 1 : 0;
+    if (held != (*n != 0))
+        count_holder(s, shift, held ? -1 : +1);
     if (*n)
         s->tracker_shifts[gpu] |= 1ull << shift;
     else
@@ -166,18 +179,19 @@ static uint64_t partition_match(const struct least *s, uint32_t g, struct lookup
     return match;
 }
 
-/* Does the partition of GPU g report one of the lookup's keys? A filter
- * partition holding one page size (nearly always: 4 KiB pages alone) is
- * asked inline, its filter's lookup called at once; this is the work
- * find repeats for every GPU. `filters`: the partitions are cuckoo
- * filters. Only GPUs in `holding` are asked, whose shifts are not 0. */
-static inline bool partition_reports(const struct least *s, uint32_t g, struct lookup *l,
-                                     bool filters)
+/* find's loop when every partition in use is a cuckoo filter of the same
+ * one page size (nearly always: 4 KiB pages alone): one key for all, and
+ * one call that asks each filter in turn. */
+static int find_one_size(const struct least *s, uint32_t pasid, uint64_t vaddr, uint32_t except)
 {
-    uint64_t shifts = s->tracker_shifts[g];
-    if (filters && !(shifts & (shifts - 1)))
-        return xlat__cuckoo_has(s->tracker[g], lookup_key(l, (uint8_t)__builtin_ctzll(shifts))->hash);
-    return partition_match(s, g, l) != 0;
+    uint8_t shift = (uint8_t)__builtin_ctzll(s->shifts_held);
+    struct tracker_key k = xlat__tracker_key(pasid, shift, vaddr >> shift);
+    uint32_t words = (s->gpus + 63) / 64;
+    uint64_t pick[INCL_MAX_GPUS / 64];
+    memcpy(pick, s->holding, words * sizeof(pick[0]));
+    if (except < s->gpus)
+        pick[except / 64] &= ~(1ull << (except % 64));
+    return (int)xlat__cuckoo_first(s->tracker, pick, words, k.hash);
 }
 
 /* least-TLB §4.1 (Algorithm 1): an IOMMU TLB miss looks up the tracker,
@@ -187,13 +201,15 @@ static inline bool partition_reports(const struct least *s, uint32_t g, struct l
  * once per IOMMU TLB miss of least-TLB. */
 int xlat__tracker_find(const struct least *s, uint32_t pasid, uint64_t vaddr, uint32_t except)
 {
+    uint64_t held = s->shifts_held;
+    if (s->set == &xlat__tracker_cuckoo && held && !(held & (held - 1)))
+        return find_one_size(s, pasid, vaddr, except);
     struct lookup l;
     lookup_init(&l, pasid, vaddr);
-    bool filters = s->set == &xlat__tracker_cuckoo;
     for (uint32_t word = 0; word * 64 < s->gpus; word++) {
         for (uint64_t left = s->holding[word]; left; left &= left - 1) {
             uint32_t g = word * 64 + (uint32_t)__builtin_ctzll(left);
-            if (g != except && partition_reports(s, g, &l, filters))
+            if (g != except && partition_match(s, g, &l))
                 return (int)g;
         }
     }
@@ -220,6 +236,8 @@ void xlat__tracker_reset(struct least *s)
     memset(s->tracker_sizes, 0, s->gpus * sizeof(*s->tracker_sizes));
     memset(s->tracker_shifts, 0, s->gpus * sizeof(*s->tracker_shifts));
     memset(s->holding, 0, sizeof(s->holding));
+    memset(s->holders_of, 0, sizeof(s->holders_of));
+    s->shifts_held = 0;
 }
 
 bool xlat__tracker_holds(const struct least *s, uint32_t gpu, uint32_t pasid, uint64_t vaddr)
