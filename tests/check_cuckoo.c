@@ -821,9 +821,11 @@ START_TEST(test_first_of_many)
                 ck_assert_int_eq(xlat_cuckoo_insert(cfs[i], i * 1000 + k), XLAT_OK);
         }
         for (int round = 0; round < 400; round++) {
+            /* Rounds pick none, about one in 64, one in 3, and all. */
+            static const uint64_t one_in[4] = {0, 64, 3, 1};
             uint64_t pick[WORDS] = {0};
             for (uint32_t i = 0; i < FILTERS; i++)
-                if (round % 4 == 3 || (round % 4 && test_rand(&rng) % (round % 4 == 1 ? 64 : 3) == 0))
+                if (one_in[round % 4] && test_rand(&rng) % one_in[round % 4] == 0)
                     pick[i / 64] |= 1ull << (i % 64);
             uint64_t key = round % 2 ? (test_rand(&rng) % FILTERS) * 1000 + test_rand(&rng) % 32
                                      : NEVER_INSERTED(test_rand(&rng));

@@ -10,9 +10,10 @@
 #include "registry.h"
 #include "xlat/cuckoo.h"
 
-/* Lookup, insert, remove and the lookup of many filters for one shape (fingerprint width and bucket
- * size), chosen at create: the common shapes have bodies compiled for
- * their constants, every other shape takes the generic one. */
+/* Lookup, insert, remove and the lookup of many filters for one shape
+ * (fingerprint width and bucket size), chosen at create: the common
+ * shapes have bodies compiled for their constants, every other shape
+ * takes the generic one. */
 struct cuckoo_shape {
     bool (*contains)(const xlat_cuckoo *cf, uint64_t key);
     int (*insert)(xlat_cuckoo *cf, uint64_t key);
