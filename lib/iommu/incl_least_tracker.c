@@ -92,14 +92,17 @@ void xlat__tracker_release(struct least *s)
     }
 }
 
+/* Bit `bit` of `*mask` set when `on`, else clear. */
+static inline void mark(uint64_t *mask, unsigned bit, bool on)
+{
+    *mask = on ? *mask | 1ull << bit : *mask & ~(1ull << bit);
+}
+
 /* Partition `gpu` began (by > 0) or ceased to hold keys of size `shift`. */
 static void count_holder(struct least *s, uint8_t shift, int by)
 {
     s->holders_of[shift] = (uint32_t)((int64_t)s->holders_of[shift] + by);
-    if (s->holders_of[shift])
-        s->shifts_held |= 1ull << shift;
-    else
-        s->shifts_held &= ~(1ull << shift);
+    mark(&s->shifts_held, shift, s->holders_of[shift] != 0);
 }
 
 static void count_size(struct least *s, uint32_t gpu, uint8_t shift, int by)
@@ -109,14 +112,8 @@ static void count_size(struct least *s, uint32_t gpu, uint8_t shift, int by)
     *n = by > 0 ? *n + 1 : *n ? *n - 1 : 0;
     if (held != (*n != 0))
         count_holder(s, shift, held ? -1 : +1);
-    if (*n)
-        s->tracker_shifts[gpu] |= 1ull << shift;
-    else
-        s->tracker_shifts[gpu] &= ~(1ull << shift);
-    if (s->tracker_shifts[gpu])
-        s->holding[gpu / 64] |= 1ull << (gpu % 64);
-    else
-        s->holding[gpu / 64] &= ~(1ull << (gpu % 64));
+    mark(&s->tracker_shifts[gpu], shift, *n != 0);
+    mark(&s->holding[gpu / 64], gpu % 64, s->tracker_shifts[gpu] != 0);
 }
 
 void xlat__tracker_add(struct least *s, uint32_t gpu, const xlat_tlb_entry *e)
