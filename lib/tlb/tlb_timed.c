@@ -63,8 +63,16 @@ struct tlb_mshr {
     uint64_t inval_seq; /* invalidations seen when it was allocated */
     xlat_req fwd;
     struct tlb_pending *head, *tail;
-    struct tlb_mshr *blocked_next; /* in the queue of forwards the next level refused */
+    /* While the next level refuses its forward, the MSHR waits in a queue
+     * (blocked_next); once the forward is taken, it keeps its first
+     * waiter's sender (head->user), which a fill asks for before its
+     * insert: the MSHR stays 88 bytes. */
+    union {
+        struct tlb_mshr *blocked_next;
+        void *first_user;
+    };
 };
+_Static_assert(sizeof(struct tlb_mshr) == 88, "an MSHR is 88 bytes");
 
 /* What a miss compares with each MSHR is kept apart from the rest of the
  * MSHR, in 16 bytes an MSHR after them (MSHR_KEY_BYTES): first every
@@ -727,6 +735,8 @@ static inline __attribute__((always_inline)) void fetch_fill_lines(const struct 
     __builtin_prefetch(m->timed);                    /* line 0: the MSHRs' state */
     __builtin_prefetch((const char *)m->timed + 64); /* line 1: the invalidation count */
     __builtin_prefetch(m->head);                     /* the first waiter, answered next */
+    __builtin_prefetch(m->first_user);               /* its sender: a lower TLB's MSHR */
+    __builtin_prefetch((const char *)m->first_user + 64);
 }
 
 static void fill_done(void *arg, const xlat_resp *down)
@@ -784,12 +794,16 @@ static void drain_blocked(void *arg)
     struct tlb_timed *tm = t->timed;
     tm->blocked_waiting = false;
     while (tm->blocked_head) {
-        struct tlb_mshr *m = tm->blocked_head;
+        struct tlb_mshr *m = tm->blocked_head, *after = m->blocked_next;
+        /* Before the send: its answers' callbacks may take the MSHR again,
+         * and open_mshr() then sets first_user for the new miss. */
+        m->first_user = m->head->user;
         if (send_down(m) == XLAT_ERR_AGAIN) {
+            m->blocked_next = after; /* still queued */
             wait_blocked(t);
             return;
         }
-        tm->blocked_head = m->blocked_next;
+        tm->blocked_head = after;
         if (!tm->blocked_head)
             tm->blocked_tail = NULL;
     }
@@ -895,6 +909,7 @@ static void open_mshr(xlat_tlb *t, struct tlb_mshr *m, struct tlb_pending *p, ui
     m->inval_seq = t->timed->inval_seq;
     m->fwd = p->req;
     m->head = m->tail = p;
+    m->first_user = p->user;
     m->held = 1;
     t->timed->busy++;
 }
