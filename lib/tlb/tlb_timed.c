@@ -672,10 +672,9 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
                           uint32_t resolver)
 {
     xlat_tlb *t = m->tlb;
+    /* A busy MSHR always has a waiter: open_mshr() puts the first. Its
+     * sender was asked for as the fill began (fetch_fill_lines()). */
     struct tlb_pending *p = m->head;
-    /* The first answer's sender (a lower TLB's MSHR; see fill_done()). A
-     * busy MSHR always has a waiter: open_mshr() puts the first. */
-    __builtin_prefetch(p->user);
     m->head = m->tail = NULL;
     if (mshr_indexed(t->cfg.mshrs))
         index_drop(t->timed, t->cfg.mshrs, m->index);
