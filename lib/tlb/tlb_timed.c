@@ -735,7 +735,7 @@ static inline __attribute__((always_inline)) void fetch_fill_lines(const struct 
     __builtin_prefetch((const char *)m->timed + 64); /* line 1: the invalidation count */
     __builtin_prefetch(m->head);                     /* the first waiter, answered next */
     __builtin_prefetch(m->first_user);               /* its sender: a lower TLB's MSHR */
-    __builtin_prefetch((const char *)m->first_user + 64);
+    __builtin_prefetch((const char *)m->first_user + 64); /* its next line (88 bytes) */
 }
 
 static void fill_done(void *arg, const xlat_resp *down)
