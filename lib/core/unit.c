@@ -58,5 +58,5 @@ int xlat__unit_wait(struct xlat__unit *u, xlat_event_fn fn, void *user)
 
 size_t xlat__unit_bytes(const struct xlat__unit *u)
 {
-    return xlat__pool_bytes(&u->reqs) + xlat__pool_bytes(&u->waitq.waiters);
+    return xlat__pool_bytes(&u->reqs) + xlat__waitq_bytes(&u->waitq);
 }

@@ -3,24 +3,37 @@
  * wants to retry and wakes them when room frees, instead of every refused
  * sender polling each cycle (which costs host time in proportion to the
  * senders waiting times the cycles they wait).
+ *
+ * The waiters are an array in the order they came, not a list: a wake
+ * empties the whole queue, so it only ever appends and reads from the
+ * start. In a system of many GPUs a GPU's L2 TLB is woken with dozens of
+ * its L1s waiting, out of the host's caches by then; reading them in
+ * order lets the host stream the array, where a list made it wait for
+ * each waiter before it could find the next.
  */
 #ifndef XLAT_CORE_WAITQ_H
 #define XLAT_CORE_WAITQ_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "pool.h"
+typedef struct xlat_ctx xlat_ctx;
 
-struct xlat_waiter;
+struct xlat_waiter {
+    void (*fn)(void *user);
+    void *user;
+};
 
 struct xlat_waitq {
     xlat_ctx *ctx;
-    uint32_t owner; /* owner place of the unit whose wake-ups these are: posted from its budget */
-    struct xlat_pool waiters;
-    struct xlat_waiter *head, *tail;
+    uint32_t owner;    /* owner place of the unit whose wake-ups these are: posted from its budget */
+    uint32_t count;    /* waiting now, oldest first at waiter[0] */
+    uint32_t capacity; /* the most that can wait; the array's length */
+    struct xlat_waiter *waiter;
 };
 
-/* A queue of `capacity` waiters (0: XLAT_WAITQ_CAPACITY). */
+/* A queue of `capacity` waiters (0: XLAT_WAITQ_CAPACITY); XLAT_ERR_NOMEM
+ * when its array cannot be allocated. */
 int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx, size_t capacity);
 void xlat__waitq_release(struct xlat_waitq *q);
 #define XLAT_WAITQ_CAPACITY 64
@@ -31,5 +44,13 @@ void xlat__waitq_release(struct xlat_waitq *q);
 int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user);
 /* Room has freed: every waiter retries now, in the order they waited. */
 void xlat__waitq_wake(struct xlat_waitq *q);
+
+static inline int xlat__waitq_empty(const struct xlat_waitq *q) { return q->count == 0; }
+
+/* What the queue allocated. */
+static inline size_t xlat__waitq_bytes(const struct xlat_waitq *q)
+{
+    return (size_t)q->capacity * sizeof(struct xlat_waiter);
+}
 
 #endif

@@ -183,7 +183,7 @@ static void rewake_event(void *arg);
  * ones refused since at the next cycle. */
 static void wake_senders(xlat_gmmu *g)
 {
-    if (!g->u.waitq.head)
+    if (xlat__waitq_empty(&g->u.waitq))
         return;
     if (g->woke_at != g->u.ctx->now) {
         g->woke_at = g->u.ctx->now;

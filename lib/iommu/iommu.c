@@ -445,7 +445,7 @@ static void rewake_event(void *arg);
  * next cycle. */
 static void wake_senders(struct xlat_iommu *m)
 {
-    if (!m->u.waitq.head)
+    if (xlat__waitq_empty(&m->u.waitq))
         return;
     if (m->woke_at != m->u.ctx->now) {
         m->woke_at = m->u.ctx->now;
