@@ -222,11 +222,15 @@ static __attribute__((noinline)) void index_take(struct tlb_timed *tm, uint32_t 
     *head = i + 1;
 }
 
-/* Busy MSHR `i`, being freed: out of its bucket, onto the free list. */
-static __attribute__((noinline)) void index_drop(struct tlb_timed *tm, uint32_t n, uint32_t i)
+/* Busy MSHR `i`, being freed: out of its bucket, onto the free list. Its
+ * key (pasid, page) comes from the caller, which has it at hand in the
+ * MSHR's forward: the key arrays' lines are cold by the time a fill
+ * comes back in a system of many GPUs. */
+static __attribute__((noinline)) void index_drop(struct tlb_timed *tm, uint32_t n, uint32_t i,
+                                                 uint32_t pasid, uint64_t page)
 {
     uint32_t *next = index_next(tm, n);
-    uint32_t *link = &index_head(tm, n)[bucket_of(n, key_pasid(tm, n)[i], tm->key_page[i])];
+    uint32_t *link = &index_head(tm, n)[bucket_of(n, pasid, page)];
     while (*link != i + 1)
         link = &next[*link - 1];
     *link = next[i];
@@ -677,7 +681,8 @@ static void complete_mshr(struct tlb_mshr *m, const xlat_tlb_entry *e, int statu
     struct tlb_pending *p = m->head;
     m->head = m->tail = NULL;
     if (mshr_indexed(t->cfg.mshrs))
-        index_drop(t->timed, t->cfg.mshrs, m->index);
+        index_drop(t->timed, t->cfg.mshrs, m->index, m->fwd.pasid,
+                   m->fwd.vaddr >> MSHR_PAGE_SHIFT);
     else
         t->timed->free_bits |= 1u << m->index;
     key_tag(t->timed, t->cfg.mshrs)[m->index] = 0;
