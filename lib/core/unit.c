@@ -49,8 +49,6 @@ int xlat__unit_busy(struct xlat__unit *u, const char *why)
     return xlat__busy(u->ctx, u->kind, u->name, why);
 }
 
-void xlat__unit_wake(struct xlat__unit *u) { xlat__waitq_wake(&u->waitq); }
-
 int xlat__unit_wait(struct xlat__unit *u, xlat_event_fn fn, void *user)
 {
     return xlat__waitq_add(&u->waitq, fn, user);

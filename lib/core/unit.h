@@ -119,8 +119,14 @@ static inline void xlat__unit_latency_reset(struct xlat__unit *u)
 
 /* Refusal for lack of room: "<kind> <name>: <why>", XLAT_ERR_AGAIN. */
 int xlat__unit_busy(struct xlat__unit *u, const char *why);
-/* Room freed: every waiting sender retries, in the order they waited. */
-void xlat__unit_wake(struct xlat__unit *u);
+/* Room freed: every waiting sender retries, in the order they waited.
+ * Inline, as most room is freed with nobody waiting (an MSHR or a walker
+ * slot freed under a light load): then it costs a test, not a call. */
+static inline void xlat__unit_wake(struct xlat__unit *u)
+{
+    if (!xlat__waitq_empty(&u->waitq))
+        xlat__waitq_wake(&u->waitq);
+}
 /* A sender's wait hook: fn(user) at the next wake. */
 int xlat__unit_wait(struct xlat__unit *u, xlat_event_fn fn, void *user);
 /* Host bytes the skeleton holds (records and waiters). */

@@ -555,7 +555,10 @@ int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, 
         m->st.refusals++;
         return xlat__unit_busy(&m->u, "the ATS buffer is full");
     }
-    struct iommu_req *r = xlat__unit_req_get(&m->u);
+    /* Every field is set here but walk_resp, which a walk's answer
+     * writes before its event reads it: the record's 176 bytes are not
+     * zeroed first. */
+    struct iommu_req *r = xlat__unit_req_take(&m->u);
     if (!r) { /* answered requests whose walk or probe is still out hold them */
         m->st.refusals++;
         m->records_short = true;
@@ -566,7 +569,9 @@ int xlat_iommu_translate(xlat_iommu *m, const xlat_req *req, xlat_done_fn done, 
     r->done = done;
     r->user = user;
     r->arrival = m->u.ctx->now;
+    r->walk_out = r->probe_out = r->answered = r->queued = 0;
     r->probe_gpu = -1;
+    r->qprev = r->qnext = NULL;
     m->in_service++;
     m->st.requests++;
     /* Without a TLB the walk is queued in this cycle, yet never inside

@@ -186,7 +186,9 @@ int xlat_link_translate(xlat_link *l, const xlat_req *req, xlat_done_fn done, vo
         return rc;
     if (!l->next.translate)
         return xlat__fail(l->unit.ctx, XLAT_ERR_STATE, "link %s: no far target", l->unit.name);
-    struct link_req *r = xlat__unit_req_get(&l->unit);
+    /* Not zeroed: the fields below, then `wait` by the push, next_blocked
+     * as it crosses and resp as it comes back, each before it is read. */
+    struct link_req *r = xlat__unit_req_take(&l->unit);
     if (!r)
         return xlat__fail(l->unit.ctx, XLAT_ERR_NOMEM, "link %s: out of memory", l->unit.name);
     r->link = l;

@@ -372,15 +372,16 @@ int xlat_walker_set_tenant(xlat_walker *p, uint32_t pasid, uint32_t tenant)
 static struct walk_req *new_request(struct xlat_walker *p, const xlat_req *req,
                                     xlat_done_fn done, void *user)
 {
-    struct walk_req *r = xlat__unit_req_get(&p->unit);
+    struct walk_req *r = xlat__unit_req_take(&p->unit);
     if (!r)
         return NULL;
-    r->req = *req;
-    r->done = done;
-    r->user = user;
-    r->tenant = xlat__walk_tenant_of(p, req->pasid);
-    r->queue = -1;
-    r->arrival = p->unit.ctx->now;
+    /* The rest zeroed, as stores inline rather than a call to memset. */
+    *r = (struct walk_req){.req = *req,
+                           .done = done,
+                           .user = user,
+                           .tenant = xlat__walk_tenant_of(p, req->pasid),
+                           .queue = -1,
+                           .arrival = p->unit.ctx->now};
     return r;
 }
 
