@@ -17,7 +17,7 @@ uint64_t xlat__walk_entry_paddr(const struct xlat_walker *p, uint64_t node_pfn, 
     return (node_pfn << 12) + (uint64_t)xlat_pagetable_index(p->pt, vaddr, level) * 8;
 }
 
-static uint32_t walker_index(const struct walker *u) { return (uint32_t)(u - u->pool->walker); }
+static uint32_t walker_index(const struct walker *u) { return u->index; }
 
 static uint64_t walker_token(const struct walker *u)
 {
@@ -378,7 +378,7 @@ void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int
 /* Offers the waiting walks to the idle walkers, lowest id first, each once
  * a kick (as a scan of every walker did). Only idle walkers are visited
  * (the bitmap), so a kick costs what it offers, not the size of the pool. */
-void xlat__walk_kick(struct xlat_walker *p)
+void xlat__walk_kick_idle(struct xlat_walker *p)
 {
     if (p->kicking)
         return;

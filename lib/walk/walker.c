@@ -222,6 +222,7 @@ static int pool_init(struct xlat_walker *p, xlat_ctx *ctx)
         return XLAT_ERR_NOMEM;
     for (uint32_t w = 0; w < p->cfg.walkers; w++) {
         p->walker[w].pool = p;
+        p->walker[w].index = w;
         p->idle[w / 64] |= 1ull << (w % 64);
     }
     for (uint32_t q = 0; q < p->nqueues; q++)

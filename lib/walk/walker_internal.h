@@ -96,6 +96,7 @@ struct walker {
     struct xlat_walker *pool;
     struct walk_req *r;     /* NULL: idle */
     uint32_t level;         /* level being read (or about to be read) */
+    uint32_t index;         /* its place in pool->walker: a load, not a division by 56 */
     uint64_t node_pfn;      /* node being read */
     uint64_t entry_paddr;   /* entry being read */
     uint32_t gen;           /* token generation: stale mem_done/resume calls are refused */
@@ -192,8 +193,9 @@ struct walk_req *xlat__coalesce_line(struct xlat_walker *p, uint32_t w, struct w
 /* Neighborhood key of `vaddr` at `level` (same key: same line). */
 uint64_t xlat__walk_nbh(const struct xlat_walker *p, uint64_t vaddr, uint32_t level);
 
-/* The walk engine (walk_step.c). */
-void xlat__walk_kick(struct xlat_walker *p);
+/* The walk engine (walk_step.c): the waiting walks offered to the idle
+ * walkers; xlat__walk_kick() below calls it. */
+void xlat__walk_kick_idle(struct xlat_walker *p);
 /* Starts `r` on free walker w; `thief` is the tenant owning w when it
  * takes another tenant's walk (a steal), -1 otherwise. */
 void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int32_t thief);
@@ -236,6 +238,19 @@ void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r);
 
 /* Words of the idle-walker bitmap. */
 static inline size_t idle_words(const struct xlat_walker *p) { return (p->cfg.walkers + 63) / 64; }
+
+/* A kick after any change that may let a walk start. Inline, as most
+ * cannot start one: every read that moves a walk on kicks, and while walks
+ * queue every walker is busy. Then the kick is this test, not a call; a
+ * pool of more than 64 walkers, or one with an idle walker, goes on to
+ * xlat__walk_kick_idle(), whose loop would have found nothing to do
+ * otherwise. */
+static inline void xlat__walk_kick(struct xlat_walker *p)
+{
+    if (p->kicking || !p->buffered || (p->cfg.walkers <= 64 && !p->idle[0]))
+        return;
+    xlat__walk_kick_idle(p);
+}
 
 /* The walker pool as a unit of its context's registry (walker_stats.c). */
 extern const struct xlat__reg_ops xlat__walker_reg_ops;
