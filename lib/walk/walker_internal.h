@@ -96,7 +96,7 @@ struct walker {
     struct xlat_walker *pool;
     struct walk_req *r;     /* NULL: idle */
     uint32_t level;         /* level being read (or about to be read) */
-    uint32_t index;         /* its place in pool->walker: a load, not a division by 56 */
+    uint32_t index;         /* its place in pool->walker: a load, not a division by its size */
     uint64_t node_pfn;      /* node being read */
     uint64_t entry_paddr;   /* entry being read */
     uint32_t gen;           /* token generation: stale mem_done/resume calls are refused */
@@ -240,11 +240,11 @@ void xlat__walk_count_answer(struct xlat_walker *p, const struct walk_req *r);
 static inline size_t idle_words(const struct xlat_walker *p) { return (p->cfg.walkers + 63) / 64; }
 
 /* A kick after any change that may let a walk start. Inline, as most
- * cannot start one: every read that moves a walk on kicks, and while walks
- * queue every walker is busy. Then the kick is this test, not a call; a
- * pool of more than 64 walkers, or one with an idle walker, goes on to
- * xlat__walk_kick_idle(), whose loop would have found nothing to do
- * otherwise. */
+ * kicks cannot start one: every read that moves a walk on kicks, and
+ * while walks queue every walker is busy. With no walk waiting, or none
+ * of at most 64 walkers idle, xlat__walk_kick_idle() would start nothing,
+ * so the kick is this test; otherwise (and for more than 64 walkers,
+ * whose idle bits take more words) it is that call. */
 static inline void xlat__walk_kick(struct xlat_walker *p)
 {
     if (p->kicking || !p->buffered || (p->cfg.walkers <= 64 && !p->idle[0]))
