@@ -60,11 +60,17 @@ static inline void format_near(struct xlat_event_block *b, int big)
     b->big = (uint16_t)big;
 }
 
+/* A near block back to the pool, which keeps it as it is. */
+static inline void free_near_block(struct xlat_wheel *w, struct xlat_event_block *b)
+{
+    b->next = w->free_blocks[b->big];
+    w->free_blocks[b->big] = b;
+}
+
 static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
 {
     format_near(b, b->big); /* it may come from a far list */
-    b->next = w->free_blocks[b->big];
-    w->free_blocks[b->big] = b;
+    free_near_block(w, b);
 }
 
 #define HUGE_PAGE ((uintptr_t)2 << 20)
@@ -702,7 +708,7 @@ static inline __attribute__((always_inline)) void fire_ready(struct xlat_wheel *
                 w->ready.tail = NULL;
             else if (next->next) /* two ahead: `next` came while `b` was fired */
                 prefetch_block(next->next);
-            free_block(w, b);
+            free_near_block(w, b); /* the ready queue's blocks are near: a slot of level 0's */
         }
         uint32_t left = --w->owners[owner];
         if (__builtin_expect(left & XLAT_OWNER_DEAD, 0)) { /* a ghost: drop_ghost's work */
