@@ -569,7 +569,7 @@ static void drop_all_ghosts(struct xlat_wheel *w)
 
 /* After firing: once nothing will run, the ghosts left (of units the
  * callbacks destroyed) all go, so the pool promises them no room. */
-static void drop_ghosts_if_idle(struct xlat_wheel *w)
+static inline __attribute__((always_inline)) void drop_ghosts_if_idle(struct xlat_wheel *w)
 {
     if (w->pending == 0 && w->ghosts)
         drop_all_ghosts(w);
@@ -724,6 +724,37 @@ static inline __attribute__((always_inline)) void fire_ready(struct xlat_wheel *
     }
 }
 
+/* An advance to `target` in the wheel position's span of level 0, with
+ * nothing ready, no ghosts and no event due before it: what it fires, if
+ * anything, is the target's slot there (an event of a higher level differs
+ * from the position, so from every cycle of the span, at a higher digit;
+ * and no slot of level 0 below `now`'s digit is occupied). It takes the
+ * slot as the ready queue and fires it, as the loop of xlat_advance()
+ * would, without looking for the next event. Returns 0, having done
+ * nothing, for every other advance. A tick (`next_cycle`, where no slot
+ * lies between) is one; so are most steps of a host that advances to
+ * xlat_next_event() while its events are a few cycles apart. */
+static inline __attribute__((always_inline)) int advance_in_span(xlat_ctx *ctx, uint64_t target,
+                                                                 int next_cycle)
+{
+    struct xlat_wheel *w = &ctx->wheel;
+    if (w->ready.head || w->ghosts || (target ^ w->position) >= XLAT_WHEEL_SLOTS)
+        return 0;
+    unsigned digit = (unsigned)target & (XLAT_WHEEL_SLOTS - 1);
+    uint64_t occupied = w->occupied[0];
+    if (!next_cycle && (occupied & ((1ull << digit) - 1)))
+        return 0; /* an event before the target: the loop's */
+    ctx->now = target;
+    if (!(occupied >> digit & 1))
+        return 1;
+    ctx->in_advance = 1;
+    move_to(w, target);
+    fire_ready(w);
+    drop_ghosts_if_idle(w);
+    ctx->in_advance = 0;
+    return 1;
+}
+
 int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
 {
     if (!ctx)
@@ -736,6 +767,8 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
                           "xlat_advance: %llu cycles from cycle %llu reach XLAT_NEVER",
                           (unsigned long long)cycles, (unsigned long long)ctx->now);
     uint64_t target = ctx->now + cycles;
+    if (advance_in_span(ctx, target, 0))
+        return XLAT_OK;
     struct xlat_wheel *w = &ctx->wheel;
     ctx->in_advance = 1;
     for (;;) {
@@ -758,29 +791,14 @@ int xlat_advance(xlat_ctx *ctx, uint64_t cycles)
 }
 
 /* Most host loops tick once a cycle, and most ticks reach a cycle in the
- * wheel position's span of level 0: its events, if any, are exactly those
- * of its slot there (an event of a higher level differs from the position,
- * so from that cycle, at a higher digit). Such a tick takes the slot as the
- * ready queue and fires it, as xlat_advance() would, without looking for
- * the next event or moving the wheel; every other tick (an error, a ready
- * queue the host filled, ghosts, a span's end) is xlat_advance()'s. */
+ * wheel position's span of level 0: advance_in_span()'s, without the
+ * checks of xlat_advance()'s arguments; every other tick (an error, a
+ * ready queue the host filled, ghosts, a span's end) is xlat_advance()'s. */
 int xlat_tick(xlat_ctx *ctx)
 {
-    if (!ctx || ctx->in_advance)
+    if (!ctx || ctx->in_advance || ctx->now + 1 == XLAT_NEVER ||
+        !advance_in_span(ctx, ctx->now + 1, 1))
         return xlat_advance(ctx, 1);
-    struct xlat_wheel *w = &ctx->wheel;
-    uint64_t next = ctx->now + 1;
-    if (next == XLAT_NEVER || w->ready.head || w->ghosts ||
-        (next ^ w->position) >= XLAT_WHEEL_SLOTS)
-        return xlat_advance(ctx, 1);
-    ctx->now = next;
-    if (!(w->occupied[0] & 1ull << (next & (XLAT_WHEEL_SLOTS - 1))))
-        return XLAT_OK;
-    ctx->in_advance = 1;
-    move_to(w, next);
-    fire_ready(w);
-    drop_ghosts_if_idle(w);
-    ctx->in_advance = 0;
     return XLAT_OK;
 }
 
