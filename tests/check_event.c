@@ -96,6 +96,47 @@ START_TEST(tick_is_advance_by_one)
 }
 END_TEST
 
+/* Advances that stay inside the wheel position's span of level 0 (cycles
+ * 0-63 here) fire the target's slot directly when nothing is due before
+ * it; one that passes an event of the span goes cycle by cycle. Both, and
+ * an advance across the span's end, fire each event at its cycle and in
+ * the order it was scheduled. */
+START_TEST(advances_inside_the_span_of_level_zero)
+{
+    static const struct {
+        uint64_t delay;
+        int tag;
+    } at[] = {{3, 1}, {10, 2}, {10, 3}, {20, 4}, {63, 5}, {64, 6}, {70, 7}, {200, 8}};
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+        ck_assert_int_eq(xlat_schedule(g.ctx, at[i].delay, record, (void *)(intptr_t)at[i].tag),
+                         XLAT_OK);
+    ck_assert_int_eq(xlat_advance(g.ctx, 2), XLAT_OK); /* nothing due up to 2 */
+    ck_assert_int_eq(g.n, 0);
+    ck_assert_int_eq(xlat_advance(g.ctx, 8), XLAT_OK); /* to 10, passing 3 */
+    ck_assert_int_eq(g.n, 3);
+    ck_assert_int_eq(xlat_advance(g.ctx, 10), XLAT_OK); /* to 20, the next event */
+    ck_assert_int_eq(xlat_advance(g.ctx, 5), XLAT_OK);  /* to 25, nothing there */
+    ck_assert_int_eq(g.n, 4);
+    ck_assert_int_eq(xlat_schedule(g.ctx, 3, record, (void *)9), XLAT_OK); /* at 28 */
+    ck_assert_uint_eq(xlat_next_event(g.ctx), 28);
+    ck_assert_int_eq(xlat_advance(g.ctx, 3), XLAT_OK);
+    ck_assert_int_eq(xlat_advance(g.ctx, 35), XLAT_OK); /* to 63, the span's last cycle */
+    ck_assert_int_eq(xlat_advance(g.ctx, 1), XLAT_OK);  /* across the span's end */
+    ck_assert_int_eq(xlat_advance(g.ctx, 6), XLAT_OK);
+    ck_assert_uint_eq(xlat_next_event(g.ctx), 200);
+    ck_assert_int_eq(xlat_advance(g.ctx, xlat_next_event(g.ctx) - xlat_now(g.ctx)), XLAT_OK);
+    static const fired_event want[] = {{3, 1},  {10, 2}, {10, 3}, {20, 4}, {28, 9},
+                                       {63, 5}, {64, 6}, {70, 7}, {200, 8}};
+    ck_assert_int_eq(g.n, (int)(sizeof(want) / sizeof(want[0])));
+    for (int i = 0; i < g.n; i++) {
+        ck_assert_uint_eq(g.log[i].cycle, want[i].cycle);
+        ck_assert_int_eq(g.log[i].tag, want[i].tag);
+    }
+    ck_assert_uint_eq(xlat_now(g.ctx), 200);
+    ck_assert_uint_eq(xlat_pending_events(g.ctx), 0);
+}
+END_TEST
+
 START_TEST(idle_time_and_far_events)
 {
     const uint64_t far = 1000000000000ull; /* 10^12 cycles ahead */
@@ -770,6 +811,7 @@ Suite *event_suite(void)
     tcase_add_test(tc, delay_zero_from_callback_fires_same_advance);
     tcase_add_test(tc, advance_zero_runs_what_is_due_now);
     tcase_add_test(tc, tick_is_advance_by_one);
+    tcase_add_test(tc, advances_inside_the_span_of_level_zero);
     tcase_add_test(tc, idle_time_and_far_events);
     tcase_add_loop_test(tc, events_at_every_digit_boundary, 0, 4);
     tcase_add_test(tc, advance_from_callback_is_refused);
