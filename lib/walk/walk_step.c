@@ -377,11 +377,10 @@ void xlat__walk_start(struct xlat_walker *p, uint32_t w, struct walk_req *r, int
 
 /* Offers the waiting walks to the idle walkers, lowest id first, each once
  * a kick (as a scan of every walker did). Only idle walkers are visited
- * (the bitmap), so a kick costs what it offers, not the size of the pool. */
+ * (the bitmap), so a kick costs what it offers, not the size of the pool.
+ * Only xlat__walk_kick() calls it, once it found no kick under way. */
 void xlat__walk_kick_idle(struct xlat_walker *p)
 {
-    if (p->kicking)
-        return;
     p->kicking = true;
     for (size_t word = 0; word < idle_words(p) && p->buffered; word++) {
         uint64_t above = ~0ull; /* bits not visited yet in this word */
