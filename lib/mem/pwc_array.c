@@ -208,6 +208,28 @@ static uint32_t free_way(const struct pwc_array *a, uint32_t set)
     return i;
 }
 
+/* A fill into a full set of LRU or FIFO, nearly every fill of a warm walk
+ * cache: the oldest way, the victim, takes the new entry and becomes the
+ * newest. It leaves what clear_way() and a fill into the emptied way
+ * would (the same index, list and count), without emptying the way and
+ * counting it out and in again first. */
+static void refill_oldest(struct pwc_array *a, uint32_t set, const struct pwc_way *entry)
+{
+    struct pwc_link *ends = &a->ends[set];
+    uint32_t g = ends->older;
+    index_remove(a, g);
+    a->way[g] = *entry;
+    index_add(a, g);
+    if (ends->newer == g) /* a set of one way: it stays both ends */
+        return;
+    uint32_t next_oldest = a->link[g].newer, newest = ends->newer;
+    a->link[next_oldest].older = PWC_NONE;
+    ends->older = next_oldest;
+    a->link[g] = (struct pwc_link){PWC_NONE, newest};
+    a->link[newest].newer = g;
+    ends->newer = g;
+}
+
 int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift,
                          uint64_t node_pfn)
 {
@@ -218,6 +240,12 @@ int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint
         return 0;
     }
     int evicted = a->used[set] == a->ways;
+    if (evicted && listed(a)) {
+        refill_oldest(a, set,
+                      &(struct pwc_way){.vpn = vpn, .node_pfn = node_pfn, .pasid = pasid,
+                                        .shift = shift});
+        return 1;
+    }
     g = set * a->ways + (evicted ? victim(a, set) : free_way(a, set));
     if (evicted)
         clear_way(a, set, g);
