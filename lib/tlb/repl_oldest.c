@@ -59,6 +59,30 @@ __attribute__((target("avx2"))) static inline struct lanes ways_of(__m256i stamp
     return (struct lanes){stamp, way};
 }
 
+/* The way in lane 0 once the lanes have merged, a tie going to the lower
+ * way: lanes 2 and 3 into 0 and 1, then lane 1 into 0. */
+__attribute__((target("avx2"))) static inline uint32_t merged_way(struct lanes a)
+{
+    take_any(&a, (struct lanes){_mm256_permute4x64_epi64(a.stamp, 0x4e), /* lanes 2, 3 */
+                                _mm256_permute4x64_epi64(a.way, 0x4e)});
+    take_any(&a, (struct lanes){_mm256_shuffle_epi32(a.stamp, 0x4e), /* lane 1 */
+                                _mm256_shuffle_epi32(a.way, 0x4e)});
+    return (uint32_t)_mm256_cvtsi256_si32(a.way);
+}
+
+/* A set of 8 or 12 ways (an L2 TLB's 12): a vector of four ways each,
+ * merged as the accumulators below are, without rounds. */
+__attribute__((target("avx2"))) static inline uint32_t oldest_of_few(const uint64_t *state,
+                                                                     uint32_t ways)
+{
+    const __m256i round = _mm256_setzero_si256();
+    struct lanes a = ways_of(load_flipped(state), round, 0);
+    take_any(&a, ways_of(load_flipped(state + 4), round, 4));
+    if (ways == 12)
+        take_any(&a, ways_of(load_flipped(state + 8), round, 8));
+    return merged_way(a);
+}
+
 /* Four accumulators take every fourth vector of the set each, so that no
  * compare waits on the one before it, and keep, for each lane, which
  * round of 16 ways its stamp came from (one count for all four: fewer
@@ -69,6 +93,8 @@ __attribute__((target("avx2"))) static inline struct lanes ways_of(__m256i stamp
 __attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t *state,
                                                                    uint32_t ways)
 {
+    if (ways < 16)
+        return oldest_of_few(state, ways);
     const __m256i one = _mm256_set1_epi64x(1);
     __m256i round = _mm256_setzero_si256();
     struct lanes a = {load_flipped(state), round}, b = {load_flipped(state + 4), round};
@@ -94,11 +120,7 @@ __attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t
     c = ways_of(c.stamp, c.way, 8);
     take_any(&c, ways_of(d.stamp, d.way, 12));
     take_any(&a, c);
-    take_any(&a, (struct lanes){_mm256_permute4x64_epi64(a.stamp, 0x4e), /* lanes 2, 3 */
-                                _mm256_permute4x64_epi64(a.way, 0x4e)});
-    take_any(&a, (struct lanes){_mm256_shuffle_epi32(a.stamp, 0x4e), /* lane 1 */
-                                _mm256_shuffle_epi32(a.way, 0x4e)});
-    return (uint32_t)_mm256_cvtsi256_si32(a.way);
+    return merged_way(a);
 }
 
 #else

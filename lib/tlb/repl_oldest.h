@@ -2,7 +2,7 @@
  * The oldest stamp of a set (LRU's and FIFO's victim): the way whose stamp
  * is the smallest, the lowest such way when stamps are equal.
  *
- * A set of 16 ways or more, a multiple of 4, is searched four ways at a
+ * A set of 8 ways or more, a multiple of 4, is searched four ways at a
  * time with AVX2 when the host has it (asked of the CPU at each search: a
  * load and a test); other sets and hosts take the scalar search. All give
  * the same way for every set of stamps, equal stamps and stamps of 2^63
@@ -27,7 +27,7 @@
 #endif
 
 /* Sets of this many ways or more take the vector search. */
-#define XLAT_REPL_VECTOR_MIN_WAYS 16
+#define XLAT_REPL_VECTOR_MIN_WAYS 8
 
 /* One step of a search for the oldest stamp: way `w` becomes the chain's
  * oldest when its stamp is older (strictly: the first of equal stamps
@@ -85,7 +85,7 @@ static inline bool xlat__repl_vector_usable(void)
 }
 
 /* The same answer, four ways at a time; only where
- * xlat__repl_vector_usable() says so, for a multiple of 4 ways, >= 16. */
+ * xlat__repl_vector_usable() says so, for a multiple of 4 ways, >= 8. */
 uint32_t xlat__repl_oldest_vector(const uint64_t *state, uint32_t ways);
 
 /* The oldest of `ways` (>= 1) stamps, by the fastest search for the set's
