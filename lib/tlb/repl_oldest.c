@@ -75,7 +75,7 @@ __attribute__((target("avx2"))) static inline uint32_t merged_way(struct lanes a
 __attribute__((target("avx2"))) static inline uint32_t oldest_of_few(const uint64_t *state,
                                                                      uint32_t ways)
 {
-    const __m256i round = _mm256_setzero_si256();
+    const __m256i round = _mm256_setzero_si256(); /* the first and only one */
     struct lanes a = ways_of(load_flipped(state), round, 0);
     take_any(&a, ways_of(load_flipped(state + 4), round, 4));
     if (ways == 12)
@@ -89,7 +89,8 @@ __attribute__((target("avx2"))) static inline uint32_t oldest_of_few(const uint6
  * registers than four counts of ways, which gcc 12 spilled). Then the
  * lanes merge, a tie going to the lower way. A first version, one chain
  * of vector compares and then a second pass for the lowest way holding
- * the oldest stamp, took 263 instructions for 64 ways. */
+ * the oldest stamp, took 263 instructions for 64 ways. Sets of 8 and 12
+ * ways, fewer than the accumulators take, are oldest_of_few()'s. */
 __attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t *state,
                                                                    uint32_t ways)
 {
