@@ -96,7 +96,7 @@ static void index_remove(struct pwc_array *a, uint32_t g)
 
 /* ---- replacement ------------------------------------------------------ */
 
-static void list_remove(struct pwc_array *a, uint32_t set, uint32_t g)
+static inline void list_remove(struct pwc_array *a, uint32_t set, uint32_t g)
 {
     struct pwc_link l = a->link[g];
     if (l.newer != PWC_NONE)
@@ -109,7 +109,7 @@ static void list_remove(struct pwc_array *a, uint32_t set, uint32_t g)
         a->ends[set].older = l.newer;
 }
 
-static void list_push(struct pwc_array *a, uint32_t set, uint32_t g)
+static inline void list_push(struct pwc_array *a, uint32_t set, uint32_t g)
 {
     uint32_t newest = a->ends[set].newer;
     a->link[g] = (struct pwc_link){PWC_NONE, newest};
@@ -188,12 +188,21 @@ static uint32_t victim(struct pwc_array *a, uint32_t set)
 
 /* ---- the array -------------------------------------------------------- */
 
-/* Empties way g, which is valid. */
-static void clear_way(struct pwc_array *a, uint32_t set, uint32_t g)
+/* Takes valid way g out of the tag index and its set's list; it still
+ * holds its entry and is still counted in its set. An eviction's victim
+ * stops here: the fill overwrites it in place (nearly every fill of a warm
+ * walk cache), rather than emptying it and counting it out and in again. */
+static void forget_way(struct pwc_array *a, uint32_t set, uint32_t g)
 {
     index_remove(a, g);
     if (listed(a))
         list_remove(a, set, g);
+}
+
+/* Empties way g, which is valid. */
+static void clear_way(struct pwc_array *a, uint32_t set, uint32_t g)
+{
+    forget_way(a, set, g);
     a->used[set]--;
     memset(&a->way[g], 0, sizeof(a->way[g]));
 }
@@ -208,28 +217,6 @@ static uint32_t free_way(const struct pwc_array *a, uint32_t set)
     return i;
 }
 
-/* A fill into a full set of LRU or FIFO, nearly every fill of a warm walk
- * cache: the oldest way, the victim, takes the new entry and becomes the
- * newest. It leaves what clear_way() and a fill into the emptied way
- * would (the same index, list and count), without emptying the way and
- * counting it out and in again first. */
-static void refill_oldest(struct pwc_array *a, uint32_t set, const struct pwc_way *entry)
-{
-    struct pwc_link *ends = &a->ends[set];
-    uint32_t g = ends->older;
-    index_remove(a, g);
-    a->way[g] = *entry;
-    index_add(a, g);
-    if (ends->newer == g) /* a set of one way: it stays both ends */
-        return;
-    uint32_t next_oldest = a->link[g].newer, newest = ends->newer;
-    a->link[next_oldest].older = PWC_NONE;
-    ends->older = next_oldest;
-    a->link[g] = (struct pwc_link){PWC_NONE, newest};
-    a->link[newest].newer = g;
-    ends->newer = g;
-}
-
 int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint8_t shift,
                          uint64_t node_pfn)
 {
@@ -240,17 +227,12 @@ int xlat__pwc_array_fill(struct pwc_array *a, uint32_t pasid, uint64_t vpn, uint
         return 0;
     }
     int evicted = a->used[set] == a->ways;
-    if (evicted && listed(a)) {
-        refill_oldest(a, set,
-                      &(struct pwc_way){.vpn = vpn, .node_pfn = node_pfn, .pasid = pasid,
-                                        .shift = shift});
-        return 1;
-    }
     g = set * a->ways + (evicted ? victim(a, set) : free_way(a, set));
     if (evicted)
-        clear_way(a, set, g);
+        forget_way(a, set, g);
+    else
+        a->used[set]++;
     a->way[g] = (struct pwc_way){.vpn = vpn, .node_pfn = node_pfn, .pasid = pasid, .shift = shift};
-    a->used[set]++;
     index_add(a, g);
     on_fill(a, set, g, 1);
     return evicted;
