@@ -33,8 +33,9 @@ __attribute__((target("avx2"))) static inline void keep(struct lanes *l, __m256i
     l->way = blend(l->way, way, older);
 }
 
-/* Ways higher than every way in `l` (a later round): a lane takes its
- * stamp only when it is strictly older, so the lower way keeps a tie. */
+/* Ways higher, lane by lane, than those in `l` (a later round, or a later
+ * vector of one): a lane takes its stamp only when it is strictly older,
+ * so the lower way keeps a tie. */
 __attribute__((target("avx2"))) static inline void take_higher(struct lanes *l, __m256i stamp,
                                                                __m256i way)
 {
@@ -70,16 +71,28 @@ __attribute__((target("avx2"))) static inline uint32_t merged_way(struct lanes a
     return (uint32_t)_mm256_cvtsi256_si32(a.way);
 }
 
-/* A set of 8 or 12 ways (an L2 TLB's 12): a vector of four ways each,
- * merged as the accumulators below are, without rounds. */
+/* Lanes of ways first .. first + 3. */
+__attribute__((target("avx2"))) static inline __m256i ways_from(int64_t first)
+{
+    return _mm256_setr_epi64x(first, first + 1, first + 2, first + 3);
+}
+
+/* A set of 8, 12 or 16 ways (an L2 TLB's 12, a system L1's 16): a vector
+ * of four ways each. Lane i of a later vector holds a higher way than lane
+ * i of an earlier one, so each vector joins with take_higher(), a strict
+ * compare and no tie test; 16 ways join as two pairs, then the pairs. */
 __attribute__((target("avx2"))) static inline uint32_t oldest_of_few(const uint64_t *state,
                                                                      uint32_t ways)
 {
-    const __m256i round = _mm256_setzero_si256(); /* the first and only one */
-    struct lanes a = ways_of(load_flipped(state), round, 0);
-    take_any(&a, ways_of(load_flipped(state + 4), round, 4));
+    struct lanes a = {load_flipped(state), ways_from(0)};
+    take_higher(&a, load_flipped(state + 4), ways_from(4));
     if (ways == 12)
-        take_any(&a, ways_of(load_flipped(state + 8), round, 8));
+        take_higher(&a, load_flipped(state + 8), ways_from(8));
+    if (ways == 16) {
+        struct lanes c = {load_flipped(state + 8), ways_from(8)};
+        take_higher(&c, load_flipped(state + 12), ways_from(12));
+        take_higher(&a, c.stamp, c.way);
+    }
     return merged_way(a);
 }
 
@@ -89,12 +102,12 @@ __attribute__((target("avx2"))) static inline uint32_t oldest_of_few(const uint6
  * registers than four counts of ways, which gcc 12 spilled). Then the
  * lanes merge, a tie going to the lower way. A first version, one chain
  * of vector compares and then a second pass for the lowest way holding
- * the oldest stamp, took 263 instructions for 64 ways. Sets of 8 and 12
- * ways, fewer than the accumulators take, are oldest_of_few()'s. */
+ * the oldest stamp, took 263 instructions for 64 ways. Sets of 8 to 16
+ * ways are oldest_of_few()'s: one round needs no count of rounds. */
 __attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t *state,
                                                                    uint32_t ways)
 {
-    if (ways < 16)
+    if (ways <= 16)
         return oldest_of_few(state, ways);
     const __m256i one = _mm256_set1_epi64x(1);
     __m256i round = _mm256_setzero_si256();
