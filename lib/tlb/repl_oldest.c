@@ -81,8 +81,8 @@ __attribute__((target("avx2"))) static inline __m256i ways_from(int64_t first)
  * of four ways each. Lane i of a later vector holds a higher way than lane
  * i of an earlier one, so each vector joins with take_higher(), a strict
  * compare and no tie test; 16 ways join as two pairs, then the pairs. */
-__attribute__((target("avx2"))) static inline uint32_t oldest_of_few(const uint64_t *state,
-                                                                     uint32_t ways)
+__attribute__((target("avx2"), noinline)) static uint32_t oldest_of_few(const uint64_t *state,
+                                                                        uint32_t ways)
 {
     struct lanes a = {load_flipped(state), ways_from(0)};
     take_higher(&a, load_flipped(state + 4), ways_from(4));
@@ -102,13 +102,10 @@ __attribute__((target("avx2"))) static inline uint32_t oldest_of_few(const uint6
  * registers than four counts of ways, which gcc 12 spilled). Then the
  * lanes merge, a tie going to the lower way. A first version, one chain
  * of vector compares and then a second pass for the lowest way holding
- * the oldest stamp, took 263 instructions for 64 ways. Sets of 8 to 16
- * ways are oldest_of_few()'s: one round needs no count of rounds. */
-__attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t *state,
-                                                                   uint32_t ways)
+ * the oldest stamp, took 263 instructions for 64 ways. */
+__attribute__((target("avx2"), noinline)) static uint32_t oldest_in_rounds(const uint64_t *state,
+                                                                           uint32_t ways)
 {
-    if (ways <= 16)
-        return oldest_of_few(state, ways);
     const __m256i one = _mm256_set1_epi64x(1);
     __m256i round = _mm256_setzero_si256();
     struct lanes a = {load_flipped(state), round}, b = {load_flipped(state + 4), round};
@@ -135,6 +132,16 @@ __attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t
     take_any(&c, ways_of(d.stamp, d.way, 12));
     take_any(&a, c);
     return merged_way(a);
+}
+
+/* Sets of 8 to 16 ways are oldest_of_few()'s: one round needs no count of
+ * rounds. Each search is a function of its own: compiled into one, the
+ * rounds' loop lost registers to the other's constants and kept its
+ * round and its step on the stack: 11 instructions more a 64-way search. */
+__attribute__((target("avx2"))) uint32_t xlat__repl_oldest_vector(const uint64_t *state,
+                                                                   uint32_t ways)
+{
+    return ways <= 16 ? oldest_of_few(state, ways) : oldest_in_rounds(state, ways);
 }
 
 #else
