@@ -50,14 +50,18 @@ __attribute__((target("avx2"))) static inline void take_any(struct lanes *l, str
     keep(l, _mm256_or_si256(_mm256_cmpgt_epi64(l->stamp, o.stamp), tie), o.stamp, o.way);
 }
 
+/* Lanes of ways first .. first + 3. */
+__attribute__((target("avx2"))) static inline __m256i ways_from(int64_t first)
+{
+    return _mm256_setr_epi64x(first, first + 1, first + 2, first + 3);
+}
+
 /* The lanes of ways 16 k + first .. 16 k + first + 3, from each lane's
  * k: every fourth vector's ways, those of one accumulator below. */
 __attribute__((target("avx2"))) static inline struct lanes ways_of(__m256i stamp, __m256i k,
                                                                    int64_t first)
 {
-    __m256i way = _mm256_add_epi64(_mm256_slli_epi64(k, 4),
-                                   _mm256_setr_epi64x(first, first + 1, first + 2, first + 3));
-    return (struct lanes){stamp, way};
+    return (struct lanes){stamp, _mm256_add_epi64(_mm256_slli_epi64(k, 4), ways_from(first))};
 }
 
 /* The way in lane 0 once the lanes have merged, a tie going to the lower
@@ -69,12 +73,6 @@ __attribute__((target("avx2"))) static inline uint32_t merged_way(struct lanes a
     take_any(&a, (struct lanes){_mm256_shuffle_epi32(a.stamp, 0x4e), /* lane 1 */
                                 _mm256_shuffle_epi32(a.way, 0x4e)});
     return (uint32_t)_mm256_cvtsi256_si32(a.way);
-}
-
-/* Lanes of ways first .. first + 3. */
-__attribute__((target("avx2"))) static inline __m256i ways_from(int64_t first)
-{
-    return _mm256_setr_epi64x(first, first + 1, first + 2, first + 3);
 }
 
 /* A set of 8, 12 or 16 ways (an L2 TLB's 12, a system L1's 16): a vector
