@@ -3,6 +3,7 @@
 XLAT_SUITE(core)
 XLAT_SUITE(event)
 XLAT_SUITE(reg_index)
+XLAT_SUITE(slab)
 XLAT_SUITE(tlb)
 XLAT_SUITE(tlb_timed)
 XLAT_SUITE(tlb_evict)

@@ -2,10 +2,6 @@
 #include "internal.h"
 #include "registry.h"
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-
 void xlat__wheel_init(struct xlat_wheel *w);
 int xlat__wheel_reserve(xlat_ctx *ctx, uint32_t capacity);
 void xlat__wheel_release(xlat_ctx *ctx);
@@ -73,32 +69,6 @@ static void free_block(struct xlat_wheel *w, struct xlat_event_block *b)
     free_near_block(w, b);
 }
 
-#define HUGE_PAGE ((uintptr_t)2 << 20)
-
-/* Asks the kernel to back the whole 2 MiB pages inside a big chunk with
- * huge pages (a hint, on Linux, where transparent huge pages are on "always"
- * or "madvise"; ignored elsewhere and on failure). A pool of 10^8 events
- * spans 3 GiB: with 4 KiB pages, firing a burst of them missed the
- * translation caches at nearly every block, and fired in 19-21 ns an event
- * instead of 17 (doc/performance.md). Only chunks of 4 MiB or more, and
- * only pages wholly inside the chunk, which is the pool's own memory
- * whatever allocator gave it; memory still comes as it is touched, in 2 MiB
- * steps, and the blocks are carved in address order. */
-static void advise_huge_pages(void *chunk, size_t bytes)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes < 2 * HUGE_PAGE)
-        return;
-    uintptr_t first = ((uintptr_t)chunk + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    uintptr_t end = ((uintptr_t)chunk + bytes) & ~(HUGE_PAGE - 1);
-    if (end > first)
-        (void)madvise((void *)first, end - first, MADV_HUGEPAGE);
-#else
-    (void)chunk;
-    (void)bytes;
-#endif
-}
-
 /* Adds `small` small and `big` big blocks in one chunk: the blocks already
  * out stay where they are. The chunk is not zeroed: a block's size is
  * written when it is carved, the rest when a list takes it. What is left
@@ -116,7 +86,7 @@ static int add_blocks(xlat_ctx *ctx, size_t small, size_t big)
     }
     if (!c)
         return xlat__fail(ctx, XLAT_ERR_NOMEM, "out of memory (%zu bytes of events)", bytes);
-    advise_huge_pages(c, bytes);
+    xlat__advise_huge_pages(c, bytes); /* a pool of 10^8 events spans 3 GiB */
     struct xlat_event_chunk *chunk = (struct xlat_event_chunk *)c;
     chunk->next = w->chunks;
     chunk->bytes = bytes;
@@ -261,7 +231,7 @@ void xlat__wheel_release(xlat_ctx *ctx)
     while (w->chunks) {
         struct xlat_event_chunk *c = w->chunks;
         w->chunks = c->next;
-        xlat__free(ctx, c, c->bytes);
+        ctx->alloc.free(ctx->alloc.user, c, c->bytes); /* as add_blocks() took it */
     }
     xlat__free(ctx, w->owners, (size_t)w->owner_places * sizeof(*w->owners));
     w->owners = NULL;

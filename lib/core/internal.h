@@ -12,6 +12,7 @@
 #include "xlat/common.h"
 #include "xlat/ctx.h"
 #include "xlat/target.h"
+#include "slab.h"
 #include "wheel.h"
 
 #define XLAT_ERRMSG_LEN 256
@@ -39,6 +40,7 @@ struct xlat_ctx {
      * it (see xlat__busy); errmsg holds it once busy_pending is clear. */
     const char *busy_kind, *busy_name, *busy_why;
     bool busy_pending;
+    struct xlat__slab slab; /* small objects, once there are many (slab.h) */
 };
 
 /* Zeroed memory of `size` bytes, aligned to 64 bytes; NULL on failure. */
@@ -46,6 +48,10 @@ void *xlat__alloc(xlat_ctx *ctx, size_t size);
 /* `n` zeroed elements of `size` bytes, with overflow checking. */
 void *xlat__calloc(xlat_ctx *ctx, size_t n, size_t size);
 void xlat__free(xlat_ctx *ctx, void *ptr, size_t size);
+/* Asks the kernel for transparent huge pages over the 2 MiB pages inside
+ * a block of 4 MiB or more (Linux, where they are on "always" or "madvise";
+ * a hint, ignored elsewhere and on failure; the contents stay). */
+void xlat__advise_huge_pages(void *block, size_t bytes);
 /* A copy of `s` (NULL gives NULL); free with xlat__strfree. */
 char *xlat__strdup(xlat_ctx *ctx, const char *s);
 void xlat__strfree(xlat_ctx *ctx, char *s);
