@@ -82,6 +82,15 @@ XLAT_API const char *xlat_strerror(int rc);
  * more): firing a large pool then misses the host's translation caches far
  * less. It is a hint: the memory stays the allocator's, its contents are
  * unchanged, and a kernel with transparent huge pages off ignores it.
+ *
+ * A context that holds more than 4 MiB of small objects (64 KiB or less
+ * each: a system of 16 GPUs or more, whose units are thousands) takes the
+ * next ones from chunks of 8, 16, then 32 MiB that it asks `alloc` for and
+ * advises the same way, so that its units share a few huge pages rather
+ * than spread over thousands of small ones. An object it frees there is
+ * kept for the context's next object of its size; the chunks go back to
+ * `free` when the context is destroyed. A context below 4 MiB calls
+ * `alloc` once an object, as before.
  */
 typedef struct xlat_allocator {
     void *(*alloc)(void *user, size_t size, size_t align); /**< Allocate; NULL on failure. */
