@@ -60,7 +60,8 @@ static int chunk_room(xlat_ctx *ctx)
     if (s->chunks < s->chunk_cap)
         return 1;
     size_t cap = s->chunk_cap ? 2 * s->chunk_cap : 16;
-    struct xlat__slab_chunk *list = ctx->alloc.alloc(ctx->alloc.user, cap * sizeof(*list), XLAT_SLAB_GRAIN);
+    struct xlat__slab_chunk *list =
+        ctx->alloc.alloc(ctx->alloc.user, cap * sizeof(*list), XLAT_SLAB_GRAIN);
     if (!list)
         return 0;
     if (s->chunks)
