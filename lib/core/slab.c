@@ -90,7 +90,6 @@ static int add_chunk(xlat_ctx *ctx)
         s->chunk[i] = s->chunk[i - 1];
     s->chunk[i] = (struct xlat__slab_chunk){(uintptr_t)c, bytes};
     s->chunks++;
-    s->bytes += bytes;
     s->next_bytes = bytes < XLAT_SLAB_LAST_CHUNK ? 2 * bytes : XLAT_SLAB_LAST_CHUNK;
     s->at = c;
     s->end = c + bytes;
@@ -128,8 +127,9 @@ int xlat__slab_free(xlat_ctx *ctx, void *ptr, size_t size)
         return 0;
     }
     void **obj = ptr;
-    *obj = s->free[class_of(size)];
-    s->free[class_of(size)] = obj;
+    size_t c = class_of(size);
+    *obj = s->free[c];
+    s->free[c] = obj;
     return 1;
 }
 
@@ -145,4 +145,10 @@ void xlat__slab_release(xlat_ctx *ctx)
     xlat__slab_init(s);
 }
 
-size_t xlat__slab_bytes(const xlat_ctx *ctx) { return ctx->slab.bytes; }
+size_t xlat__slab_bytes(const xlat_ctx *ctx)
+{
+    size_t bytes = 0;
+    for (size_t i = 0; i < ctx->slab.chunks; i++)
+        bytes += ctx->slab.chunk[i].bytes;
+    return bytes;
+}

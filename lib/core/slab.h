@@ -2,7 +2,7 @@
  * The context's small objects, packed into big chunks once there are many
  * of them (lib/core/slab.c).
  *
- * A system of 64 GPUs or more holds tens of thousands of units, each a
+ * A system of 16 GPUs or more holds thousands of units, each a
  * dozen small allocations (an L1 TLB: about 7 KiB in eleven). Taken from
  * the host's allocator one by one they spread over many 4 KiB pages, and
  * a request that touches a few units misses the host CPU's own TLB at
@@ -51,7 +51,6 @@ struct xlat__slab {
     void **free;        /* XLAT_SLAB_CLASSES lists; NULL until the chunks start */
     struct xlat__slab_chunk *chunk; /* the chunks, by ascending address */
     size_t chunks, chunk_cap;
-    size_t bytes;       /* of all the chunks */
     size_t next_bytes;  /* the next chunk's */
 };
 
