@@ -11,10 +11,13 @@ int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx, size_t capacity)
     q->owner = 0;
     q->count = 0;
     q->capacity = 0;
+    q->first = (struct xlat_waiter){0};
+    q->rest = NULL;
     if (!capacity)
         capacity = XLAT_WAITQ_CAPACITY;
-    q->waiter = capacity <= UINT32_MAX ? xlat__calloc(ctx, capacity, sizeof(*q->waiter)) : NULL;
-    if (!q->waiter)
+    if (capacity > UINT32_MAX)
+        return XLAT_ERR_NOMEM;
+    if (capacity > 1 && !(q->rest = xlat__calloc(ctx, capacity - 1, sizeof(*q->rest))))
         return XLAT_ERR_NOMEM;
     q->capacity = (uint32_t)capacity;
     return XLAT_OK;
@@ -22,17 +25,23 @@ int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx, size_t capacity)
 
 void xlat__waitq_release(struct xlat_waitq *q)
 {
-    if (q->waiter)
-        xlat__free(q->ctx, q->waiter, xlat__waitq_bytes(q));
-    q->waiter = NULL;
+    if (q->rest)
+        xlat__free(q->ctx, q->rest, xlat__waitq_bytes(q));
+    q->rest = NULL;
     q->count = q->capacity = 0;
+}
+
+/* The i-th waiter, oldest first. */
+static inline struct xlat_waiter *waiter_at(struct xlat_waitq *q, uint32_t i)
+{
+    return i == 0 ? &q->first : &q->rest[i - 1];
 }
 
 int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user)
 {
     if (q->count == q->capacity)
         return XLAT_ERR_AGAIN;
-    q->waiter[q->count++] = (struct xlat_waiter){.fn = fn, .user = user};
+    *waiter_at(q, q->count++) = (struct xlat_waiter){.fn = fn, .user = user};
     return XLAT_OK;
 }
 
@@ -40,7 +49,9 @@ int xlat__waitq_add(struct xlat_waitq *q, void (*fn)(void *user), void *user)
  * one added, it would be posted too (the loop reads the count again). */
 void xlat__waitq_wake(struct xlat_waitq *q)
 {
-    for (uint32_t i = 0; i < q->count; i++)
-        xlat__post(q->ctx, q->owner, 0, q->waiter[i].fn, q->waiter[i].user);
+    for (uint32_t i = 0; i < q->count; i++) {
+        const struct xlat_waiter *w = waiter_at(q, i);
+        xlat__post(q->ctx, q->owner, 0, w->fn, w->user);
+    }
     q->count = 0;
 }

@@ -10,6 +10,11 @@
  * its L1s waiting, out of the host's caches by then; reading them in
  * order lets the host stream the array, where a list made it wait for
  * each waiter before it could find the next.
+ *
+ * The oldest waiter is kept in the queue itself, beside the count that a
+ * wake reads first, and only the others in the array: a CU's L1 TLB in a
+ * system of many GPUs has one sender waiting (its CU), and its wake read
+ * the array's line, out of the host's caches, for that one waiter.
  */
 #ifndef XLAT_CORE_WAITQ_H
 #define XLAT_CORE_WAITQ_H
@@ -27,13 +32,15 @@ struct xlat_waiter {
 struct xlat_waitq {
     xlat_ctx *ctx;
     uint32_t owner;    /* owner place of the unit whose wake-ups these are: posted from its budget */
-    uint32_t count;    /* waiting now, oldest first at waiter[0] */
-    uint32_t capacity; /* the most that can wait; the array's length */
-    struct xlat_waiter *waiter;
+    uint32_t count;    /* waiting now: `first`, then rest[0 .. count - 2] */
+    struct xlat_waiter first; /* right after the count: the TLB's timed unit
+                                 has both in the line that holds its context */
+    uint32_t capacity; /* the most that can wait: one more than the array holds */
+    struct xlat_waiter *rest; /* NULL when the capacity is 1 */
 };
 
 /* A queue of `capacity` waiters (0: XLAT_WAITQ_CAPACITY); XLAT_ERR_NOMEM
- * when its array cannot be allocated. */
+ * when the array of all but the first cannot be allocated. */
 int xlat__waitq_init(struct xlat_waitq *q, xlat_ctx *ctx, size_t capacity);
 void xlat__waitq_release(struct xlat_waitq *q);
 #define XLAT_WAITQ_CAPACITY 64
@@ -50,7 +57,7 @@ static inline int xlat__waitq_empty(const struct xlat_waitq *q) { return q->coun
 /* What the queue allocated. */
 static inline size_t xlat__waitq_bytes(const struct xlat_waitq *q)
 {
-    return (size_t)q->capacity * sizeof(struct xlat_waiter);
+    return q->capacity ? (size_t)(q->capacity - 1) * sizeof(struct xlat_waiter) : 0;
 }
 
 #endif
