@@ -98,5 +98,6 @@ void bench_system(void);
 void bench_mcm(void);
 void bench_sim(void);
 void bench_event(void);
+void bench_host(void);
 
 #endif

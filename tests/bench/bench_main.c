@@ -19,9 +19,9 @@ typedef struct bench_group {
 static const bench_group groups[] = {
     {"tlb", bench_tlb},         {"timed", bench_timed},   {"cuckoo", bench_cuckoo},
     {"pagetable", bench_pagetable}, {"pwc", bench_pwc},   {"walker", bench_walker},
-    {"reference", bench_reference}, {"gmmu", bench_gmmu}, {"system", bench_system},
-    {"mcm", bench_mcm},         {"sim", bench_sim},       {"cuckoo_ref", bench_cuckoo_ref},
-    {"event", bench_event},
+    {"reference", bench_reference}, {"gmmu", bench_gmmu}, {"host", bench_host},
+    {"system", bench_system},   {"mcm", bench_mcm},       {"sim", bench_sim},
+    {"cuckoo_ref", bench_cuckoo_ref}, {"event", bench_event},
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
