@@ -16,7 +16,6 @@
  * buffer is on huge pages where the host gives them, as a large
  * context's chunks are (lib/core/slab.h), so a row measures the memory,
  * not the host's page walks. */
-#include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
