@@ -41,6 +41,16 @@ static inline double bench_median(double *v, int n)
     return v[n / 2];
 }
 
+/* A count from the environment (XLAT_BENCH_EVENTS, XLAT_BENCH_REQUESTS,
+ * ...): `otherwise` when the variable is unset or not a positive number. */
+static inline uint64_t bench_env_count(const char *name, uint64_t otherwise)
+{
+    const char *env = getenv(name);
+    char *end = NULL;
+    unsigned long long n = env ? strtoull(env, &end, 10) : 0;
+    return env && *env && !*end && n > 0 ? (uint64_t)n : otherwise;
+}
+
 /* splitmix64: deterministic workloads. */
 static inline uint64_t bench_rand(uint64_t *state)
 {

@@ -75,12 +75,6 @@ static double cpu_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint64_t env_count(const char *name, uint64_t otherwise)
-{
-    const char *env = getenv(name);
-    return env ? strtoull(env, NULL, 10) : otherwise;
-}
-
 /* Whether rows of kind `kind` run (XLAT_BENCH_EVENT_ROWS). */
 static int row_wanted(const char *kind)
 {
@@ -218,7 +212,7 @@ static void destroy_pending(size_t n)
 
 void bench_event(void)
 {
-    uint64_t n = env_count("XLAT_BENCH_EVENTS", 10000000ull);
+    uint64_t n = bench_env_count("XLAT_BENCH_EVENTS", 10000000ull);
     if (row_wanted("steady")) {
         steady(1000, 1000, n);
         steady(1000, 1000000, n);
@@ -226,7 +220,7 @@ void bench_event(void)
         steady(1000000, 1000000, n);
     }
     if (row_wanted("burst"))
-        burst(env_count("XLAT_BENCH_BURST", n), 1000000);
+        burst(bench_env_count("XLAT_BENCH_BURST", n), 1000000);
     if (row_wanted("destroy")) {
         destroy_pending(4096);
         destroy_pending(16384);

@@ -10,6 +10,11 @@
  * random trace the IOMMU's walkers are the bottleneck and every MSHR fills,
  * so this sets the translations in flight, which decide a translation's
  * host cost more than the GPU count does (doc/performance.md).
+ * XLAT_BENCH_REQUESTS=n sends n requests instead of 200,000. At 1024 GPUs
+ * the default gives each of the 65,536 L1s about three; a longer run asks
+ * whether a translation's cost there is a cold start (it is not: each CU
+ * is offered a request in turn, so its L1 has left the host's caches by
+ * its next one; doc/performance.md).
  * Each row ends with the seconds its system took to set up and to tear
  * down, outside the timed run: 1024 GPUs (65,536 L1s, some 70,000 units,
  * 1.5 GB) take under a second each, since the registry finds a unit by
@@ -57,6 +62,7 @@ typedef struct sys_rig {
     xlat_system *sys;
     uint32_t gpus, cus;
     uint32_t l1_mshrs;    /* 0: the system's default */
+    uint64_t requests;    /* sent in the timed run */
     sys_cu *cu;           /* gpus x cus */
     uint32_t *ready;      /* ring of CUs that may be offered a request */
     uint32_t ready_head, ready_len;
@@ -162,6 +168,7 @@ static int rig_build(sys_rig *r, uint32_t gpus, xlat_incl incl)
 {
     const char *mshrs = getenv("XLAT_BENCH_L1_MSHRS");
     r->l1_mshrs = mshrs ? (uint32_t)strtoul(mshrs, NULL, 10) : 0;
+    r->requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS);
     xlat_allocator a = {counted_alloc, counted_free, &r->counter};
     xlat_ctx_config cc;
     xlat_ctx_config_init(&cc);
@@ -243,10 +250,10 @@ static bool offer(sys_rig *r, sys_cu *c, uint64_t id, uint64_t *state, bool shar
 __attribute__((noinline)) static void drive(sys_rig *r, bool shared)
 {
     uint64_t state = r->gpus, sent = 0;
-    while (sent < SYS_REQUESTS) {
+    while (sent < r->requests) {
         uint64_t before = sent;
         uint32_t offers = r->ready_len < r->gpus ? r->ready_len : r->gpus;
-        for (uint32_t i = 0; i < offers && sent < SYS_REQUESTS; i++)
+        for (uint32_t i = 0; i < offers && sent < r->requests; i++)
             sent += offer(r, &r->cu[take_ready(r)], sent, &state, shared);
         uint64_t next = xlat_next_event(r->ctx);
         if (sent == before && next != XLAT_NEVER && next > xlat_now(r->ctx))
@@ -292,8 +299,9 @@ static void run(uint32_t gpus, bool shared, xlat_incl incl)
 
 void bench_system(void)
 {
+    unsigned long long requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS);
     printf("\n-- multi-GPU systems (L1 16 -> L2 512 -> PCIe 300 -> IOMMU 4096, 8 walkers;"
-           " %d requests) --\n", SYS_REQUESTS);
+           " %llu requests) --\n", requests);
     static const uint32_t gpus[] = {4, 16, 64, 256, 1024};
     const char *only = getenv("XLAT_BENCH_GPUS");
     for (int i = 0; i < (getenv("XLAT_BENCH_ONE") ? 1 : 5); i++) {
