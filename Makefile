@@ -134,7 +134,7 @@ TEST_DEFS := -DXLAT_TEST_SRCDIR='"$(CURDIR)"' -DXLAT_TEST_CC='"$(CC)"' \
              -DXLAT_TEST_EXAMPLES='"$(CURDIR)/$(BUILD)/examples"' \
              -DXLAT_TEST_SIM='"$(CURDIR)/$(SIM_BIN)"'
 
-.PHONY: all check check-long run bench bench-instr docs install uninstall clean sanitize valgrind distclean \
+.PHONY: all check check-long run bench bench-instr bench-smoke docs install uninstall clean sanitize valgrind distclean \
         abi-check abi-update experiments fuzz fuzz-coverage fuzz-tools cov-tools
 
 # The CMake package (find_package(libxlat)), written from cmake/*.in.
@@ -277,6 +277,11 @@ bench: sim-required $(BENCH_BIN)
 	    printf '\n-- instructions per operation (callgrind, the measured loop only) --\n'; \
 	    tests/bench/instr $(BENCH_BIN); \
 	else echo "(no instructions per operation: make bench-instr needs valgrind)"; fi
+
+# Every group and kernel of the bench once, at small sizes, failing on an
+# exit status or a word on stderr (.ci/run; the figures mean nothing).
+bench-smoke: sim-required $(BENCH_BIN)
+	tests/bench/smoke $(BENCH_BIN)
 
 # Operations per host second beside callgrind's instructions per operation
 # for the kernels of `bench_xlat --kernel` (KERNELS=... for some of them).
