@@ -168,7 +168,6 @@ static int rig_build(sys_rig *r, uint32_t gpus, xlat_incl incl)
 {
     const char *mshrs = getenv("XLAT_BENCH_L1_MSHRS");
     r->l1_mshrs = mshrs ? (uint32_t)strtoul(mshrs, NULL, 10) : 0;
-    r->requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS);
     xlat_allocator a = {counted_alloc, counted_free, &r->counter};
     xlat_ctx_config cc;
     xlat_ctx_config_init(&cc);
@@ -264,9 +263,9 @@ __attribute__((noinline)) static void drive(sys_rig *r, bool shared)
     xlat_advance(r->ctx, 100000000); /* drain: the clock then says nothing of the run */
 }
 
-static void run(uint32_t gpus, bool shared, xlat_incl incl)
+static void run(uint32_t gpus, bool shared, xlat_incl incl, uint64_t requests)
 {
-    sys_rig r = {0};
+    sys_rig r = {.requests = requests};
     double t_build = bench_seconds();
     if (rig_build(&r, gpus, incl) != 0) {
         fprintf(stderr, "bench system: %s\n", r.ctx ? xlat_ctx_errmsg(r.ctx) : "no context");
@@ -299,16 +298,16 @@ static void run(uint32_t gpus, bool shared, xlat_incl incl)
 
 void bench_system(void)
 {
-    unsigned long long requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS);
+    uint64_t requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS);
     printf("\n-- multi-GPU systems (L1 16 -> L2 512 -> PCIe 300 -> IOMMU 4096, 8 walkers;"
-           " %llu requests) --\n", requests);
+           " %llu requests) --\n", (unsigned long long)requests);
     static const uint32_t gpus[] = {4, 16, 64, 256, 1024};
     const char *only = getenv("XLAT_BENCH_GPUS");
     for (int i = 0; i < (getenv("XLAT_BENCH_ONE") ? 1 : 5); i++) {
         if (only && (uint32_t)atoi(only) != gpus[i])
             continue;
-        run(gpus[i], false, XLAT_INCL_MOSTLY);
-        run(gpus[i], true, XLAT_INCL_MOSTLY);
-        run(gpus[i], true, XLAT_INCL_LEAST);
+        run(gpus[i], false, XLAT_INCL_MOSTLY, requests);
+        run(gpus[i], true, XLAT_INCL_MOSTLY, requests);
+        run(gpus[i], true, XLAT_INCL_LEAST, requests);
     }
 }
