@@ -90,6 +90,7 @@ double bench_timed_kernel(uint64_t pages, uint64_t n);
 double bench_fa_kernel(bool scan, uint64_t n);
 double bench_reference_kernel(const char *workload, uint64_t n);
 int bench_kernel_main(int argc, char **argv);
+int bench_kernel_list(void);
 
 /* A sink the compiler cannot remove. */
 extern volatile uint64_t bench_sink;

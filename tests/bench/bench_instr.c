@@ -54,6 +54,11 @@ static double cuckoo_kernel(uint64_t n)
     return dt;
 }
 
+/* Every name run_kernel() knows, for the error below and for
+ * `bench_xlat --kernels` (tests/bench/smoke runs each). */
+static const char kernel_names[] = "cuckoo-lookup fa-lookup fa-scan l1-hit reference-hot"
+                                   " reference-stlb reference-random";
+
 static double run_kernel(const char *name, uint64_t n)
 {
     if (strcmp(name, "cuckoo-lookup") == 0)
@@ -78,10 +83,16 @@ int bench_kernel_main(int argc, char **argv)
     }
     double dt = run_kernel(argv[2], n);
     if (dt < 0) {
-        fprintf(stderr, "bench_xlat: no kernel '%s' (cuckoo-lookup, fa-lookup, fa-scan,"
-                        " l1-hit, reference-hot, reference-stlb, reference-random), or it failed\n", argv[2]);
+        fprintf(stderr, "bench_xlat: no kernel '%s' (%s), or it failed\n", argv[2], kernel_names);
         return 1;
     }
     printf("%s %llu %.6f %.0f\n", argv[2], n, dt, dt > 0 ? (double)n / dt : 0.0);
+    return 0;
+}
+
+/* bench_xlat --kernels: the kernels' names, on one line. */
+int bench_kernel_list(void)
+{
+    printf("%s\n", kernel_names);
     return 0;
 }

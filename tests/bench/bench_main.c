@@ -4,6 +4,7 @@
  *   bench_xlat NAME...         only the named groups (e.g. reference gmmu),
  *                              to compare two builds on the rows in question
  *   bench_xlat --kernel K N    one measured loop (tests/bench/bench_instr.c)
+ *   bench_xlat --kernels       the kernels' names
  */
 #include <string.h>
 
@@ -45,6 +46,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--kernel") == 0)
         return bench_kernel_main(argc, argv);
+    if (argc == 2 && strcmp(argv[1], "--kernels") == 0)
+        return bench_kernel_list();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
