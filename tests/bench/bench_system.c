@@ -166,8 +166,6 @@ static int make_cus(sys_rig *r)
 
 static int rig_build(sys_rig *r, uint32_t gpus, xlat_incl incl)
 {
-    const char *mshrs = getenv("XLAT_BENCH_L1_MSHRS");
-    r->l1_mshrs = mshrs ? (uint32_t)strtoul(mshrs, NULL, 10) : 0;
     xlat_allocator a = {counted_alloc, counted_free, &r->counter};
     xlat_ctx_config cc;
     xlat_ctx_config_init(&cc);
@@ -263,9 +261,10 @@ __attribute__((noinline)) static void drive(sys_rig *r, bool shared)
     xlat_advance(r->ctx, 100000000); /* drain: the clock then says nothing of the run */
 }
 
-static void run(uint32_t gpus, bool shared, xlat_incl incl, uint64_t requests)
+/* One row: a new rig with `settings`' request count and L1 MSHRs. */
+static void run(const sys_rig *settings, uint32_t gpus, bool shared, xlat_incl incl)
 {
-    sys_rig r = {.requests = requests};
+    sys_rig r = {.requests = settings->requests, .l1_mshrs = settings->l1_mshrs};
     double t_build = bench_seconds();
     if (rig_build(&r, gpus, incl) != 0) {
         fprintf(stderr, "bench system: %s\n", r.ctx ? xlat_ctx_errmsg(r.ctx) : "no context");
@@ -298,16 +297,20 @@ static void run(uint32_t gpus, bool shared, xlat_incl incl, uint64_t requests)
 
 void bench_system(void)
 {
-    uint64_t requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS);
+    /* The environment's settings, read once for every row. */
+    const sys_rig settings = {
+        .requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS),
+        .l1_mshrs = (uint32_t)bench_env_count("XLAT_BENCH_L1_MSHRS", 0),
+    };
     printf("\n-- multi-GPU systems (L1 16 -> L2 512 -> PCIe 300 -> IOMMU 4096, 8 walkers;"
-           " %llu requests) --\n", (unsigned long long)requests);
+           " %llu requests) --\n", (unsigned long long)settings.requests);
     static const uint32_t gpus[] = {4, 16, 64, 256, 1024};
     const char *only = getenv("XLAT_BENCH_GPUS");
     for (int i = 0; i < (getenv("XLAT_BENCH_ONE") ? 1 : 5); i++) {
         if (only && (uint32_t)atoi(only) != gpus[i])
             continue;
-        run(gpus[i], false, XLAT_INCL_MOSTLY, requests);
-        run(gpus[i], true, XLAT_INCL_MOSTLY, requests);
-        run(gpus[i], true, XLAT_INCL_LEAST, requests);
+        run(&settings, gpus[i], false, XLAT_INCL_MOSTLY);
+        run(&settings, gpus[i], true, XLAT_INCL_MOSTLY);
+        run(&settings, gpus[i], true, XLAT_INCL_LEAST);
     }
 }
