@@ -54,22 +54,44 @@ static double cuckoo_kernel(uint64_t n)
     return dt;
 }
 
-/* Every name run_kernel() knows, for the error below and for
- * `bench_xlat --kernels` (tests/bench/smoke runs each). */
-static const char kernel_names[] = "cuckoo-lookup fa-lookup fa-scan l1-hit reference-hot"
-                                   " reference-stlb reference-random";
+/* The kernels under their names: the one list that `bench_xlat --kernel`
+ * runs from and `bench_xlat --kernels` prints (tests/bench/smoke runs
+ * each name it prints). */
+static double fa_lookup_kernel(uint64_t n) { return bench_fa_kernel(0, n); }
+static double fa_scan_kernel(uint64_t n) { return bench_fa_kernel(1, n); }
+static double l1_hit_kernel(uint64_t n) { return bench_timed_kernel(16, n); }
+static double hot_kernel(uint64_t n) { return bench_reference_kernel("hot", n); }
+static double stlb_kernel(uint64_t n) { return bench_reference_kernel("stlb", n); }
+static double random_kernel(uint64_t n) { return bench_reference_kernel("random", n); }
+
+static const struct {
+    const char *name;
+    double (*run)(uint64_t n); /* seconds, or -1 when it failed */
+} kernels[] = {
+    {"cuckoo-lookup", cuckoo_kernel},
+    {"fa-lookup", fa_lookup_kernel},
+    {"fa-scan", fa_scan_kernel},
+    {"l1-hit", l1_hit_kernel},
+    {"reference-hot", hot_kernel},
+    {"reference-stlb", stlb_kernel},
+    {"reference-random", random_kernel},
+};
+
+#define KERNELS (sizeof(kernels) / sizeof(kernels[0]))
 
 static double run_kernel(const char *name, uint64_t n)
 {
-    if (strcmp(name, "cuckoo-lookup") == 0)
-        return cuckoo_kernel(n);
-    if (strcmp(name, "fa-lookup") == 0 || strcmp(name, "fa-scan") == 0)
-        return bench_fa_kernel(name[3] == 's', n);
-    if (strcmp(name, "l1-hit") == 0)
-        return bench_timed_kernel(16, n);
-    if (strncmp(name, "reference-", 10) == 0)
-        return bench_reference_kernel(name + 10, n);
+    for (size_t i = 0; i < KERNELS; i++)
+        if (strcmp(name, kernels[i].name) == 0)
+            return kernels[i].run(n);
     return -1;
+}
+
+/* The names, space-separated, on `out`. */
+static void print_kernel_names(FILE *out)
+{
+    for (size_t i = 0; i < KERNELS; i++)
+        fprintf(out, "%s%s", i ? " " : "", kernels[i].name);
 }
 
 /* argv: --kernel NAME N. Prints "NAME N SECONDS OPS_PER_SECOND". */
@@ -83,7 +105,9 @@ int bench_kernel_main(int argc, char **argv)
     }
     double dt = run_kernel(argv[2], n);
     if (dt < 0) {
-        fprintf(stderr, "bench_xlat: no kernel '%s' (%s), or it failed\n", argv[2], kernel_names);
+        fprintf(stderr, "bench_xlat: no kernel '%s' (", argv[2]);
+        print_kernel_names(stderr);
+        fprintf(stderr, "), or it failed\n");
         return 1;
     }
     printf("%s %llu %.6f %.0f\n", argv[2], n, dt, dt > 0 ? (double)n / dt : 0.0);
@@ -93,6 +117,7 @@ int bench_kernel_main(int argc, char **argv)
 /* bench_xlat --kernels: the kernels' names, on one line. */
 int bench_kernel_list(void)
 {
-    printf("%s\n", kernel_names);
+    print_kernel_names(stdout);
+    putchar('\n');
     return 0;
 }
