@@ -4,9 +4,10 @@
  * cost), and memory per GPU. The host offers requests only to CUs whose L1
  * can take them: a refused CU waits for its L1's wake-up (the target's
  * `wait` hook), as tools/xlat-sim does, so the rate measures the model and
- * not the refusals. XLAT_BENCH_GPUS=n runs one GPU count; XLAT_BENCH_ONE
- * the first. XLAT_BENCH_L1_MSHRS=n gives each L1 n MSHRs instead of its
- * default 4 (the L2s' MSHRs and the IOMMU's buffer scale with it): on the
+ * not the refusals. XLAT_BENCH_GPUS=n runs one GPU count (one of the
+ * five; any other value is refused); XLAT_BENCH_ONE the first.
+ * XLAT_BENCH_L1_MSHRS=n gives each L1 n MSHRs instead of its default 4
+ * (the L2s' MSHRs and the IOMMU's buffer scale with it): on the
  * random trace the IOMMU's walkers are the bottleneck and every MSHR fills,
  * so this sets the translations in flight, which decide a translation's
  * host cost more than the GPU count does (doc/performance.md).
@@ -295,6 +296,26 @@ static void run(const sys_rig *settings, uint32_t gpus, bool shared, xlat_incl i
     bench_row(label, (double)r.done, dt, note);
 }
 
+/* The one size of `gpus` that XLAT_BENCH_GPUS names, or 0 (every size)
+ * when it is unset. Any other value is refused, as an unknown group is:
+ * it would match no size, and the group would print no row. */
+static uint32_t only_size(const uint32_t *gpus, size_t n)
+{
+    const char *env = getenv("XLAT_BENCH_GPUS");
+    if (!env)
+        return 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(env, &end, 10);
+    for (size_t i = 0; i < n; i++)
+        if (*env && !*end && v == gpus[i])
+            return gpus[i];
+    fprintf(stderr, "bench_xlat: XLAT_BENCH_GPUS is a size the system group runs (");
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, "%s%u", i ? ", " : "", gpus[i]);
+    fprintf(stderr, "), not '%s'\n", env);
+    exit(2);
+}
+
 void bench_system(void)
 {
     /* The environment's settings, read once for every row. */
@@ -302,12 +323,13 @@ void bench_system(void)
         .requests = bench_env_count("XLAT_BENCH_REQUESTS", SYS_REQUESTS),
         .l1_mshrs = (uint32_t)bench_env_count("XLAT_BENCH_L1_MSHRS", 0),
     };
+    static const uint32_t gpus[] = {4, 16, 64, 256, 1024};
+    const size_t sizes = sizeof(gpus) / sizeof(gpus[0]);
+    const uint32_t only = only_size(gpus, sizes);
     printf("\n-- multi-GPU systems (L1 16 -> L2 512 -> PCIe 300 -> IOMMU 4096, 8 walkers;"
            " %llu requests) --\n", (unsigned long long)settings.requests);
-    static const uint32_t gpus[] = {4, 16, 64, 256, 1024};
-    const char *only = getenv("XLAT_BENCH_GPUS");
-    for (int i = 0; i < (getenv("XLAT_BENCH_ONE") ? 1 : 5); i++) {
-        if (only && (uint32_t)atoi(only) != gpus[i])
+    for (size_t i = 0; i < (getenv("XLAT_BENCH_ONE") ? 1 : sizes); i++) {
+        if (only && only != gpus[i])
             continue;
         run(&settings, gpus[i], false, XLAT_INCL_MOSTLY);
         run(&settings, gpus[i], true, XLAT_INCL_MOSTLY);
