@@ -304,10 +304,9 @@ static uint32_t only_size(const uint32_t *gpus, size_t n)
     const char *env = getenv("XLAT_BENCH_GPUS");
     if (!env)
         return 0;
-    char *end = NULL;
-    unsigned long long v = strtoull(env, &end, 10);
+    uint64_t v = bench_env_count("XLAT_BENCH_GPUS", 0); /* 0: not a number */
     for (size_t i = 0; i < n; i++)
-        if (*env && !*end && v == gpus[i])
+        if (v == gpus[i])
             return gpus[i];
     fprintf(stderr, "bench_xlat: XLAT_BENCH_GPUS is a size the system group runs (");
     for (size_t i = 0; i < n; i++)
